@@ -1,0 +1,46 @@
+# Set-up and everyday commands. `make run` and `make test` work on a fresh machine:
+# they create .venv when needed and install what is missing.
+PYTHON ?= python3
+VENV ?= .venv
+# The pinned CPU build of torch is installed before the package, so nothing pulls a CUDA build.
+TORCH_SPEC ?= torch==2.13.0
+BIN := $(VENV)/bin
+
+.PHONY: run test install install-dev lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install "$(TORCH_SPEC)"
+	$(BIN)/pip install -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/pip install -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	$(BIN)/tutor
+
+test: install-dev
+	$(BIN)/pytest -q
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install-dev
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,0 +1,55 @@
+"""The ``tutor`` command. Subcommands are thin wrappers over the layers and load lazily,
+so ``tutor`` (the TUI) starts without importing what it does not need."""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from tutor.settings import Settings
+
+#: subcommand name -> "module:attribute" of its click command or group
+SUBCOMMANDS = {
+    "pack": "tutor.commands.pack:pack",
+    "drill": "tutor.commands.drill:drill",
+    "lesson": "tutor.commands.lesson:lesson",
+    "exec": "tutor.commands.execute:execute",
+    "doctor": "tutor.commands.doctor:doctor",
+    "lab": "tutor.commands.lab:lab",
+    "progress": "tutor.commands.progress:progress",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported only when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.option(
+    "--pack",
+    "packs",
+    multiple=True,
+    type=click.Path(),
+    help="Add a pack file or directory (repeatable; TUTOR_PACKS=dir:dir works too).",
+)
+@click.option("--runtime", default=None, help="Sandbox runtime: a name from config or a Python.")
+@click.version_option(package_name="tutor")
+@click.pass_context
+def main(ctx: click.Context, packs: tuple[str, ...], runtime: str | None) -> None:
+    """Learn to think in PyTorch. With no command, opens the tutor."""
+    ctx.obj = Settings.from_options(packs, runtime)
+    if ctx.invoked_subcommand is None:
+        from tutor.ui.app import run_app
+
+        run_app(ctx.obj)

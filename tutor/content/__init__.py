@@ -1,0 +1,1 @@
+"""Content: pydantic models, YAML loading with file:line:col errors, and the catalog."""

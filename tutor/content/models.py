@@ -1,0 +1,213 @@
+"""The content model: chapters, lessons, drill packs and the five drill kinds.
+
+These pydantic models are the contract between pack files (see docs/packs.md), the grading
+engine and the UI. They are strict: an unknown key is an error, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+KINDS = ("predict", "order", "choice", "code", "fix")
+
+
+class Strict(BaseModel):
+    """Base for every content model: unknown keys are errors; models are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- params -------------------------------------------------------------------------------
+
+
+class IntParam(Strict):
+    """An integer drawn uniformly from an inclusive range: ``{int: [2, 5]}``."""
+
+    int_: tuple[int, int] = Field(alias="int", description="inclusive [low, high]")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class ChoiceParam(Strict):
+    """A value drawn from a list: ``{choice: [3, 4, 6]}``."""
+
+    choice: list[Any] = Field(description="the values to draw from")
+
+
+Param = IntParam | ChoiceParam
+
+
+# --- drill kinds ----------------------------------------------------------------------------
+
+
+class DrillBase(Strict):
+    """Fields every drill kind shares."""
+
+    id: str = Field(pattern=ID_PATTERN, description="unique in the pack")
+    title: str | None = Field(default=None, description="short title; defaults to the id")
+    prompt: str = Field(description="Markdown; {name} is replaced by drawn params")
+    chapter: int | None = Field(default=None, ge=1, le=12, description="overrides the pack's")
+    params: dict[str, Param] = Field(default_factory=dict, description="drawn per attempt")
+    setup: str = Field(default="", description="code run in the sandbox before the drill")
+    hints: list[str] = Field(default_factory=list, description="revealed one at a time")
+    explain: str = Field(default="", description="shown once the drill is solved")
+    lab: str | None = Field(default=None, description="a live lab to open on the setup")
+    quiz: bool = Field(default=False, description="part of the chapter's quiz")
+    tags: list[str] = Field(default_factory=list, description="free-form topics")
+
+    @property
+    def display_title(self) -> str:
+        return self.title or self.id.replace("-", " ").capitalize()
+
+
+class PredictDrill(DrillBase):
+    """Predict what torch returns (or raises) for ``ask`` after ``setup``."""
+
+    kind: Literal["predict"]
+    ask: str = Field(description="expression whose value (or exception) is the truth")
+    tolerance: float = Field(default=1e-4, ge=0, description="relative tolerance for floats")
+
+
+class OrderDrill(DrillBase):
+    """Put lines in order; ``lines`` is the correct order."""
+
+    kind: Literal["order"]
+    lines: list[str] = Field(min_length=2, description="the correct order")
+
+
+class Choice(Strict):
+    """One answer of a choice drill."""
+
+    answer: str
+    correct: bool = False
+    why: str = Field(default="", description="shown when this wrong answer is picked")
+
+
+class ChoiceDrill(DrillBase):
+    """Pick the one correct answer."""
+
+    kind: Literal["choice"]
+    choices: list[Choice] = Field(min_length=2)
+
+    @model_validator(mode="after")
+    def _one_correct(self) -> ChoiceDrill:
+        n = sum(c.correct for c in self.choices)
+        if n != 1:
+            raise ValueError(f"choices: exactly one answer must be correct, found {n}")
+        return self
+
+
+class TensorArg(Strict):
+    """A random tensor argument: ``{tensor: [n, 3], dtype: float32}``; names are params."""
+
+    tensor: list[int | str] = Field(description="shape; a name refers to a param")
+    dtype: str = "float32"
+    requires_grad: bool = False
+
+
+class ValueArg(Strict):
+    """A literal argument: ``{value: 3}``; a string ``{name}`` is replaced by a param."""
+
+    value: Any
+
+
+Arg = TensorArg | ValueArg
+
+
+class Check(Strict):
+    """How a code/fix answer is graded: compare ``call`` with the reference, or run ``assert``."""
+
+    call: str | None = Field(default=None, description="function compared with the reference")
+    args: dict[str, Arg] = Field(default_factory=dict, description="arguments, by name")
+    params: dict[str, Param] = Field(default_factory=dict, description="drawn per trial")
+    trials: int = Field(default=10, ge=1, le=200)
+    assert_: str | None = Field(default=None, alias="assert", description="code run after")
+    tolerance: float = Field(default=1e-5, ge=0, description="allclose rtol/atol")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _call_or_assert(self) -> Check:
+        if not self.call and not self.assert_:
+            raise ValueError("check needs `call` or `assert`")
+        return self
+
+
+class CodeDrill(DrillBase):
+    """Write code from a starter; graded by ``check`` against ``reference``."""
+
+    kind: Literal["code"]
+    starter: str
+    reference: str
+    check: Check
+    forbid: list[str] = Field(default_factory=list, description="loops and dotted calls refused")
+    wrong: list[str] = Field(default_factory=list, description="answers that must fail")
+
+
+class FixDrill(CodeDrill):
+    """Repair the broken ``starter``; graded by ``check``."""
+
+    kind: Literal["fix"]  # type: ignore[assignment]
+
+
+Drill = Annotated[
+    PredictDrill | OrderDrill | ChoiceDrill | CodeDrill | FixDrill, Field(discriminator="kind")
+]
+
+
+class Pack(Strict):
+    """One YAML file of drills."""
+
+    pack: str = Field(pattern=ID_PATTERN, description="pack id, unique among loaded packs")
+    title: str
+    chapter: int = Field(ge=1, le=12, description="default chapter of the pack's drills")
+    torch: str | None = Field(default=None, description="torch versions, e.g. '>=2.4'")
+    description: str = ""
+    drills: list[Drill] = Field(min_length=1)
+
+    #: where the pack was loaded from (not part of the file)
+    source: Path | None = Field(default=None, exclude=True)
+
+    def chapter_of(self, drill: DrillBase) -> int:
+        return drill.chapter or self.chapter
+
+    def full_id(self, drill: DrillBase) -> str:
+        return f"{self.pack}/{drill.id}"
+
+
+# --- chapters and lessons -------------------------------------------------------------------
+
+
+class Chapter(Strict):
+    """One of the twelve chapters of the course."""
+
+    number: int = Field(ge=1, le=12)
+    title: str
+    thesis: str
+    part: Literal["i", "ii"]
+    labs: list[str] = Field(default_factory=list)
+
+
+class Snippet(Strict):
+    """A runnable code block of a lesson and the output recorded when it last ran."""
+
+    code: str
+    output: str | None = Field(default=None, description="None until recorded")
+    line: int = Field(description="1-based line of the code fence in the lesson file")
+
+
+class Lesson(Strict):
+    """A chapter's lesson: Markdown with YAML front matter."""
+
+    chapter: int = Field(ge=1, le=12)
+    title: str
+    thesis: str
+    labs: list[str] = Field(default_factory=list)
+    torch: str | None = Field(default=None, description="torch version that recorded outputs")
+    body: str = Field(default="", description="the Markdown after the front matter")
+    snippets: list[Snippet] = Field(default_factory=list)
+    source: Path | None = Field(default=None, exclude=True)

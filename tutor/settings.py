@@ -1,0 +1,66 @@
+"""Where user data lives and which packs and runtime a command uses.
+
+Everything is overridable by environment for tests: ``TUTOR_HOME`` relocates all user data
+(progress database, user packs, config); ``TUTOR_PACKS`` adds pack files or directories.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+#: The repository root (lessons/ and drills/ live here).
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def home_dir() -> Path:
+    """The directory that holds the learner's data (``TUTOR_HOME`` wins)."""
+    env = os.environ.get("TUTOR_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("tutor", appauthor=False))
+
+
+def config_path() -> Path:
+    """The config file (``$TUTOR_HOME/config.toml`` or the platform config dir)."""
+    env = os.environ.get("TUTOR_HOME")
+    if env:
+        return Path(env).expanduser() / "config.toml"
+    return Path(platformdirs.user_config_dir("tutor", appauthor=False)) / "config.toml"
+
+
+def load_config() -> dict:
+    """The parsed config file, or an empty dict when there is none."""
+    path = config_path()
+    if not path.is_file():
+        return {}
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def env_pack_paths() -> list[Path]:
+    """Pack files or directories named by ``TUTOR_PACKS`` (``os.pathsep``-separated)."""
+    raw = os.environ.get("TUTOR_PACKS", "")
+    return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
+
+
+@dataclass
+class Settings:
+    """Options shared by every subcommand."""
+
+    packs: list[Path] = field(default_factory=list)
+    """Extra pack files or directories from ``--pack`` and ``TUTOR_PACKS``."""
+    runtime: str | None = None
+    """The sandbox runtime: a name from config, a Python executable, or None for this one."""
+
+    @property
+    def home(self) -> Path:
+        return home_dir()
+
+    @classmethod
+    def from_options(cls, packs: tuple[str, ...] = (), runtime: str | None = None) -> Settings:
+        return cls(packs=[Path(p) for p in packs] + env_pack_paths(), runtime=runtime)
