@@ -1,0 +1,41 @@
+"""Problems found in content files, reported as ``file:line:col: field: message``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One actionable problem at a position (1-based line and column) in a file.
+
+    ``field`` is the dotted path of the offending value, e.g. ``drills[2].check.trials``
+    (empty for problems of the whole file, such as a YAML syntax error).
+    """
+
+    file: str
+    line: int
+    col: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.field}: {self.message}"
+
+    def to_dict(self) -> dict[str, str | int]:
+        """The problem as JSON-ready data."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+class PackError(Exception):
+    """A content file could not be loaded; ``problems`` says everything that is wrong."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
