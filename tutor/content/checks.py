@@ -1,0 +1,124 @@
+"""Pack checks beyond the schema that need no torch: ids, ranges and placeholders.
+
+They run on the plain data (whatever its shape), so a file with schema errors still gets
+every other problem reported in the same pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.content.positions import Locator, Path, dotted
+from tutor.content.problems import Problem
+from tutor.content.template import placeholders
+
+#: drill fields shown to the learner, where every ``{name}`` must be a declared param
+PROSE_FIELDS = ("title", "prompt", "explain")
+PROSE_LISTS = ("hints", "lines")
+
+
+def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
+    """Problems of a pack's plain data that the pydantic models do not catch."""
+    problems: list[Problem] = []
+    if not isinstance(data, dict) or not isinstance(data.get("drills"), list):
+        return problems
+
+    def report(path: Path, message: str, *, key: bool = False) -> None:
+        line, col = locator.key_at(path) if key else locator.at(path)
+        problems.append(Problem(locator.file, line, col, dotted(path), message))
+
+    seen: dict[str, int] = {}
+    for i, drill in enumerate(data["drills"]):
+        if not isinstance(drill, dict):
+            continue
+        here: Path = ("drills", i)
+        ident = drill.get("id")
+        if isinstance(ident, str):
+            if ident in seen:
+                report((*here, "id"), f"duplicate id `{ident}` (also drills[{seen[ident]}])")
+            else:
+                seen[ident] = i
+        declared = _check_params(drill.get("params"), (*here, "params"), report)
+        check = drill.get("check")
+        if isinstance(check, dict):
+            declared |= _check_params(check.get("params"), (*here, "check", "params"), report)
+            _check_args(check.get("args"), (*here, "check", "args"), declared, report)
+        for path, text in _prose(drill, here):
+            missing = sorted(placeholders(text) - declared)
+            for name in missing:
+                report(path, f"`{{{name}}}` is not a declared param{_declared_list(declared)}")
+    return problems
+
+
+def _declared_list(declared: set[str]) -> str:
+    if not declared:
+        return " (this drill declares no params; write `{{` and `}}` for literal braces)"
+    return f" (declared: {', '.join(sorted(declared))})"
+
+
+def _check_params(params: Any, path: Path, report) -> set[str]:
+    """Report empty or inverted ranges; return the names declared."""
+    if not isinstance(params, dict):
+        return set()
+    for name, spec in params.items():
+        if not isinstance(spec, dict):
+            continue
+        bounds = spec.get("int")
+        if (
+            isinstance(bounds, list)
+            and len(bounds) == 2
+            and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+            and bounds[0] > bounds[1]
+        ):
+            report(
+                (*path, name, "int"),
+                f"empty range [{bounds[0]}, {bounds[1]}]: low must not exceed high "
+                f"(did you mean [{bounds[1]}, {bounds[0]}]?)",
+            )
+        if "choice" in spec and spec["choice"] == []:
+            report((*path, name, "choice"), "empty choice: list at least one value")
+    return {str(name) for name in params}
+
+
+def _check_args(args: Any, path: Path, declared: set[str], report) -> None:
+    """Every name in a tensor shape (or a ``{name}`` value) must be a declared param."""
+    if not isinstance(args, dict):
+        return
+    for arg, spec in args.items():
+        if not isinstance(spec, dict):
+            continue
+        shape = spec.get("tensor")
+        if isinstance(shape, list):
+            for j, dim in enumerate(shape):
+                if isinstance(dim, str) and dim not in declared:
+                    report(
+                        (*path, arg, "tensor", j),
+                        f"`{dim}` in the shape is not a declared param{_declared_list(declared)}",
+                    )
+        value = spec.get("value")
+        if isinstance(value, str):
+            for name in sorted(placeholders(value) - declared):
+                report(
+                    (*path, arg, "value"),
+                    f"`{{{name}}}` is not a declared param{_declared_list(declared)}",
+                )
+
+
+def _prose(drill: dict, here: Path):
+    """(path, text) of every learner-facing text of a drill."""
+    for key in PROSE_FIELDS:
+        if isinstance(drill.get(key), str):
+            yield (*here, key), drill[key]
+    for key in PROSE_LISTS:
+        items = drill.get(key)
+        if isinstance(items, list):
+            for j, item in enumerate(items):
+                if isinstance(item, str):
+                    yield (*here, key, j), item
+    choices = drill.get("choices")
+    if isinstance(choices, list):
+        for j, choice in enumerate(choices):
+            if isinstance(choice, dict):
+                for key in ("answer", "why"):
+                    if isinstance(choice.get(key), str):
+                        yield (*here, "choices", j, key), choice[key]

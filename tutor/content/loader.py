@@ -1,0 +1,73 @@
+"""Load drill packs from YAML with every problem reported at its file:line:col."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from tutor.content.checks import check_pack_data
+from tutor.content.errors import translate
+from tutor.content.models import Pack
+from tutor.content.positions import Locator, parse_located
+from tutor.content.problems import PackError, Problem
+
+
+def display_path(path: Path) -> str:
+    """The path as shown in problems: relative to the working directory when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+def read_text(path: Path, file: str) -> str:
+    """The file's text; an unreadable file raises PackError."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise PackError([Problem(file, 1, 1, "file", f"not UTF-8 text ({exc.reason})")]) from exc
+    except OSError as exc:
+        raise PackError([Problem(file, 1, 1, "file", f"cannot read: {exc.strerror}")]) from exc
+
+
+def validate_located(
+    model: type[BaseModel], data: Any, locator: Locator, problems: list[Problem]
+) -> Any:
+    """Validate plain data against ``model``; on failure add translated problems, return None."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(translate(exc, data, locator, model))
+        return None
+
+
+def parse_pack(text: str, file: str) -> tuple[Pack, Locator]:
+    """Validate a pack from its YAML text; ``file`` names it in problems."""
+    data, locator, problems = parse_located(text, file)
+    if data is None and not problems:
+        problems.append(Problem(file, 1, 1, "yaml", "the file is empty: a pack needs "
+                                "`pack`, `title`, `chapter` and `drills`"))  # fmt: skip
+    if problems and data is None:
+        raise PackError(problems)
+    pack = validate_located(Pack, data, locator, problems)
+    problems.extend(check_pack_data(data, locator))
+    if problems:
+        raise PackError(sorted(problems, key=lambda p: (p.line, p.col)))
+    return pack, locator
+
+
+def load_pack_located(path: str | os.PathLike[str]) -> tuple[Pack, Locator]:
+    """Load and validate one pack file; raise PackError with every problem found."""
+    path = Path(path)
+    file = display_path(path)
+    pack, locator = parse_pack(read_text(path, file), file)
+    return pack.model_copy(update={"source": path}), locator
+
+
+def load_pack(path: str | os.PathLike[str]) -> Pack:
+    """Load and validate one pack file (see ``load_pack_located``)."""
+    return load_pack_located(path)[0]

@@ -1,0 +1,168 @@
+"""YAML to plain data, remembering where every key and value was written.
+
+The document is composed with libyaml (``yaml.CSafeLoader`` when available) and the node tree is
+turned into dicts, lists and scalars by hand, so each value's path (``("drills", 3, "check")``)
+can be mapped to its 1-based ``(line, col)``. Duplicate keys are reported, not silently merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from tutor.content.problems import Problem
+
+Path = tuple[str | int, ...]
+Position = tuple[int, int]
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+_CONSTRUCTORS = yaml.constructor.SafeConstructor.yaml_constructors
+
+
+@dataclass
+class Locator:
+    """Positions of the values (and mapping keys) of one YAML document."""
+
+    file: str
+    values: dict[Path, Position] = field(default_factory=dict)
+    keys: dict[Path, Position] = field(default_factory=dict)
+    line_offset: int = 0
+    """added to every line (for YAML embedded in a larger file, e.g. front matter)"""
+
+    def at(self, path: Path) -> Position:
+        """Where the value at ``path`` starts; else the nearest enclosing value that exists."""
+        path = tuple(path)
+        while path:
+            pos = self.values.get(path)
+            if pos is not None:
+                return self._shift(pos)
+            path = path[:-1]
+        return self._shift(self.values.get((), (1, 1)))
+
+    def key_at(self, path: Path) -> Position:
+        """Where the key of the mapping entry at ``path`` is written (falls back to ``at``)."""
+        pos = self.keys.get(tuple(path))
+        return self._shift(pos) if pos is not None else self.at(path)
+
+    def _shift(self, pos: Position) -> Position:
+        return (pos[0] + self.line_offset, pos[1])
+
+
+def _pos(node: yaml.Node) -> Position:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, filling a Locator and a problem list."""
+
+    def __init__(self, locator: Locator, problems: list[Problem]) -> None:
+        self.locator = locator
+        self.problems = problems
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def problem(self, node: yaml.Node, path: Path, message: str) -> None:
+        line, col = self.locator._shift(_pos(node))
+        self.problems.append(Problem(self.locator.file, line, col, dotted(path) or "yaml", message))
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR:
+            return node.value
+        return _CONSTRUCTORS.get(node.tag, _CONSTRUCTORS[None])(self.constructor, node)
+
+    def build(self, node: yaml.Node, path: Path) -> Any:
+        self.locator.values[path] = _pos(node)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        return self._mapping(node, path)
+
+    def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        merged: list[tuple[yaml.Node, yaml.Node]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                merged.extend(self._merge_sources(value_node, path))
+                continue
+            self._entry(out, key_node, value_node, path, explicit=True)
+        for key_node, value_node in merged:
+            self._entry(out, key_node, value_node, path, explicit=False)
+        return out
+
+    def _merge_sources(self, node: yaml.Node, path: Path) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        for source in sources:
+            if isinstance(source, yaml.MappingNode):
+                yield from source.value
+            else:
+                self.problem(source, path, "`<<` merges a mapping (or a list of mappings) only")
+
+    def _entry(
+        self, out: dict, key_node: yaml.Node, value_node: yaml.Node, path: Path, *, explicit: bool
+    ) -> None:
+        if not isinstance(key_node, yaml.ScalarNode):
+            self.problem(key_node, path, "a key must be plain text, not a list or mapping")
+            return
+        key = self.scalar(key_node)
+        if not isinstance(key, str | int | float | bool) and key is not None:
+            key = str(key)
+        if key in out:
+            if explicit:
+                first = self.locator._shift(self.locator.keys[(*path, key)])
+                self.problem(
+                    key_node,
+                    (*path, key),
+                    f"duplicate key `{key}` (first written at line {first[0]})",
+                )
+            return
+        self.locator.keys[(*path, key)] = _pos(key_node)
+        out[key] = self.build(value_node, (*path, key))
+
+
+def dotted(path: Path) -> str:
+    """``("drills", 2, "check", "trials")`` -> ``drills[2].check.trials``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Locator, list[Problem]]:
+    """Parse one YAML document into plain data, its Locator, and the problems found.
+
+    A syntax error gives ``(None, locator, [problem])``; duplicate keys are problems but the
+    data is still returned (the first value wins).
+    """
+    locator = Locator(file=file, line_offset=line_offset)
+    problems: list[Problem] = []
+    try:
+        node = yaml.compose(text, Loader=_LOADER)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem:
+            what = f"{exc.context}, {exc.problem}"
+        problems.append(Problem(file, line + line_offset, col, "yaml", f"YAML syntax: {what}"))
+        return None, locator, problems
+    except yaml.YAMLError as exc:
+        problems.append(Problem(file, 1 + line_offset, 1, "yaml", f"YAML error: {exc}"))
+        return None, locator, problems
+    if node is None:
+        return None, locator, problems
+    try:
+        data = _Builder(locator, problems).build(node, ())
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problems.append(Problem(file, line + line_offset, col, "yaml", f"YAML: {exc.problem}"))
+        return None, locator, problems
+    return data, locator, problems
