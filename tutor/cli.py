@@ -9,15 +9,15 @@ import click
 
 from tutor.settings import Settings
 
-#: subcommand name -> "module:attribute" of its click command or group
+#: subcommand name -> ("module:attribute" of its click command or group, one-line help)
 SUBCOMMANDS = {
-    "pack": "tutor.commands.pack:pack",
-    "drill": "tutor.commands.drill:drill",
-    "lesson": "tutor.commands.lesson:lesson",
-    "exec": "tutor.commands.execute:execute",
-    "doctor": "tutor.commands.doctor:doctor",
-    "lab": "tutor.commands.lab:lab",
-    "progress": "tutor.commands.progress:progress",
+    "pack": ("tutor.commands.pack:pack", "Check, scaffold and describe drill packs."),
+    "drill": ("tutor.commands.drill:drill", "List drills and grade answers headlessly."),
+    "lesson": ("tutor.commands.lesson:lesson", "List lessons; check and record their snippets."),
+    "exec": ("tutor.commands.execute:execute", "Run a file in the sandbox, as an answer runs."),
+    "doctor": ("tutor.commands.doctor:doctor", "Runtimes, backends and sandbox containment."),
+    "lab": ("tutor.commands.lab:lab", "Run a live lab headlessly and print what it shows."),
+    "progress": ("tutor.commands.progress:progress", "Export and import your progress."),
 }
 
 
@@ -28,11 +28,16 @@ class LazyGroup(click.Group):
         return sorted(SUBCOMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = SUBCOMMANDS.get(cmd_name)
-        if target is None:
+        entry = SUBCOMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module, attr = target.split(":")
+        module, attr = entry[0].split(":")
         return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List subcommands from their one-line help, without importing them."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)])
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True)

@@ -1,0 +1,66 @@
+"""`tutor progress`: see, export and import the learner's progress."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.group()
+def progress() -> None:
+    """The learner's progress (kept in TUTOR_HOME/progress.db)."""
+
+
+@progress.command("export")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+def export_cmd(file: Path | None) -> None:
+    """Write all progress as JSON to FILE (default: standard output)."""
+    from tutor.progress.store import Store
+    from tutor.progress.transfer import export_progress
+
+    with Store() as store:
+        text = json.dumps(export_progress(store), indent=2)
+    if file is None:
+        click.echo(text)
+    else:
+        file.write_text(text + "\n", encoding="utf-8")
+        click.echo(f"exported progress to {file}", err=True)
+
+
+@progress.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def import_cmd(file: Path) -> None:
+    """Merge progress exported on another machine from FILE."""
+    from pydantic import ValidationError
+
+    from tutor.progress.store import Store
+    from tutor.progress.transfer import import_progress
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        click.echo(f"{file}: not a progress file: {exc}", err=True)
+        sys.exit(1)
+    with Store() as store:
+        try:
+            counts = import_progress(store, data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            click.echo(f"{file}: not a progress file: {where}: {first['msg']}", err=True)
+            sys.exit(1)
+    click.echo(
+        f"imported {counts['attempts']} new attempts "
+        f"({counts['attempts_known']} already here) from {file}"
+    )
+
+
+@progress.command("path")
+def path_cmd() -> None:
+    """Print where the progress database lives."""
+    from tutor.settings import home_dir
+
+    click.echo(home_dir() / "progress.db")
