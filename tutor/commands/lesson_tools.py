@@ -1,0 +1,120 @@
+"""``tutor lesson check`` and ``tutor lesson record``: keep every lesson snippet's output honest.
+
+``record`` runs each ``python run`` snippet of the named lessons in the sandbox and writes its
+real output into the ``output`` block after it (and the torch version into the front matter).
+``check`` re-runs every snippet and fails (exit 1) when an output drifted or is missing.
+Both are added to the ``lesson`` group in ``tutor/commands/lesson.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from tutor.settings import PROJECT_ROOT, Settings
+
+_TARGETS = click.argument("targets", nargs=-1, metavar="[CHAPTER|PATH]...")
+_TIMEOUT = click.option(
+    "--timeout", type=float, default=None, help="Seconds per snippet (default 20)."
+)
+
+
+def _runtime(ctx: click.Context) -> str | None:
+    settings = ctx.find_object(Settings)
+    return settings.runtime if settings else None
+
+
+def _resolve(targets: tuple[str, ...]) -> list[Path]:
+    from tutor.grading.snippets import resolve_lessons
+
+    try:
+        return resolve_lessons(targets, PROJECT_ROOT)
+    except FileNotFoundError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+def _limits(timeout: float | None) -> dict:
+    from tutor.grading.snippets import SNIPPET_TIMEOUT
+
+    return {"timeout": timeout or SNIPPET_TIMEOUT}
+
+
+@click.command("check")
+@_TARGETS
+@_TIMEOUT
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
+    """Re-run every lesson snippet and compare it with its recorded output."""
+    from tutor.grading.snippets import check_lesson, runtime_torch_version
+    from tutor.sandbox import Sandbox
+
+    paths = _resolve(targets)
+    reports = []
+    with Sandbox(_runtime(ctx)) as sandbox:
+        version = runtime_torch_version(sandbox)
+        for path in paths:
+            reports.append(check_lesson(path, sandbox, root=PROJECT_ROOT, **_limits(timeout)))
+    drifts = [d for r in reports for d in r.drifts]
+    if as_json:
+        data = {
+            "ok": not drifts,
+            "torch": version,
+            "lessons": [r.as_dict() for r in reports],
+            "snippets": sum(r.snippets for r in reports),
+            "drifted": len(drifts),
+        }
+        click.echo(json.dumps(data))
+    else:
+        for drift in drifts:
+            click.echo(str(drift), err=True)
+            if drift.diff:
+                click.echo(_indent(drift.diff), err=True)
+        total = sum(r.snippets for r in reports)
+        verdict = "ok" if not drifts else f"{len(drifts)} drifted"
+        click.echo(f"{len(reports)} lessons, {total} snippets (torch {version}): {verdict}")
+    sys.exit(1 if drifts else 0)
+
+
+@click.command("record")
+@_TARGETS
+@_TIMEOUT
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
+    """Run the lessons' snippets and write their real outputs into the files."""
+    from tutor.grading.snippets import record_lesson, runtime_torch_version
+    from tutor.sandbox import Sandbox
+
+    paths = _resolve(targets)
+    reports = []
+    with Sandbox(_runtime(ctx)) as sandbox:
+        version = runtime_torch_version(sandbox)
+        for path in paths:
+            reports.append(
+                record_lesson(path, sandbox, root=PROJECT_ROOT, version=version, **_limits(timeout))
+            )
+    failures = [d for r in reports for d in r.drifts]
+    if as_json:
+        data = {"ok": not failures, "torch": version, "lessons": [r.as_dict() for r in reports]}
+        click.echo(json.dumps(data))
+    else:
+        for failure in failures:
+            click.echo(str(failure), err=True)
+        for r in reports:
+            state = "updated" if r.changed else "unchanged"
+            click.echo(f"{r.file}: {r.snippets} snippets, {r.recorded} outputs changed ({state})")
+    sys.exit(1 if failures else 0)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def register(group: click.Group) -> None:
+    """Add ``check`` and ``record`` to the ``lesson`` group."""
+    group.add_command(check)
+    group.add_command(record)
