@@ -157,9 +157,17 @@ def _describe(member: Any) -> str:
 
 
 def translate(
-    exc: ValidationError, data: Any, locator: Locator, root: type[BaseModel]
+    exc: ValidationError,
+    data: Any,
+    locator: Locator,
+    root: type[BaseModel],
+    prefix: Path = (),
 ) -> list[Problem]:
-    """Every error of ``exc`` as a Problem, union noise removed, in file order."""
+    """Every error of ``exc`` as a Problem, union noise removed, in file order.
+
+    ``data`` is what was validated against ``root``; ``prefix`` is its path in the document
+    (for a value validated on its own, such as one item of a list).
+    """
     problems: dict[tuple[Any, ...], Problem] = {}
     chosen: dict[Path, str | None] = {}
     for error in exc.errors():
@@ -168,19 +176,33 @@ def translate(
             if site not in chosen:
                 chosen[site] = _choose(_value_at(data, site), members)
             if chosen[site] is None:
-                line, col = locator.at(site)
+                line, col = locator.at((*prefix, *site))
                 forms = " or ".join(_describe(m) for m in members)
-                problem = Problem(locator.file, line, col, dotted(site), f"expected {forms}")
+                field = dotted((*prefix, *site))
+                problem = Problem(locator.file, line, col, field, f"expected {forms}")
                 problems.setdefault((site, "union"), problem)
                 break
             if chosen[site] != tag:
                 break
         else:
-            problem = _problem(located, data, locator)
+            problem = _problem(located, data, _Shifted(locator, prefix))
             problems.setdefault(
                 (problem.line, problem.col, problem.field, problem.message), problem
             )
     return sorted(problems.values(), key=lambda p: (p.line, p.col))
+
+
+class _Shifted:
+    """A locator seen from a sub-value: paths are prefixed before lookup."""
+
+    def __init__(self, locator: Locator, prefix: Path) -> None:
+        self.file, self.locator, self.prefix = locator.file, locator, prefix
+
+    def at(self, path: Path) -> tuple[int, int]:
+        return self.locator.at((*self.prefix, *path))
+
+    def key_at(self, path: Path) -> tuple[int, int]:
+        return self.locator.key_at((*self.prefix, *path))
 
 
 def _suggest(word: str, candidates: list[str]) -> str:
@@ -188,7 +210,7 @@ def _suggest(word: str, candidates: list[str]) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
-def _problem(located: _Located, data: Any, locator: Locator) -> Problem:
+def _problem(located: _Located, data: Any, locator: _Shifted) -> Problem:
     error, path, model = located.error, located.path, located.model
     kind = error["type"]
     value = _value_at(data, path)
@@ -226,4 +248,4 @@ def _problem(located: _Located, data: Any, locator: Locator) -> Problem:
     else:
         message = type_message(error, value if value is not _MISSING else None, path)
     line, col = where
-    return Problem(locator.file, line, col, dotted(field), message)
+    return Problem(locator.file, line, col, dotted((*locator.prefix, *field)), message)
