@@ -97,6 +97,8 @@ class LoopTrace(BaseModel):
     criterion_input: CriterionInput | None = None
     eval_repeat: list[Number] = Field(default_factory=list)
     """held-out loss of two evaluations of the final weights (equal when eval mode is on)."""
+    warnings: list[str] = Field(default_factory=list)
+    """the distinct warnings torch raised while the loop ran."""
     diagnosis: Finding | None = None
     """what the numbers of the whole run say (see :func:`diagnose`)."""
 
@@ -237,7 +239,8 @@ def _at_chance(trace: LoopTrace, steps: list[Step]) -> Finding | None:
         fix="CrossEntropyLoss on raw logits and class indices; print out.shape, y.shape"
         if falling
         else "print the gradients and check the five lines",
-        evidence=f"loss {_fmt(first)} → {_fmt(last)} ({trace.criterion})",
+        evidence=f"loss {_fmt(first)} → {_fmt(last)} ({trace.criterion})"
+        + (f"; torch warned: {trace.warnings[0]}" if trace.warnings else ""),
     )
 
 

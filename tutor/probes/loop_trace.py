@@ -8,6 +8,8 @@ parameters, their ``.grad`` and ``loss``.
 from __future__ import annotations
 
 import math
+import warnings
+from types import CodeType
 
 import torch
 from torch import nn
@@ -136,6 +138,35 @@ def _accuracy(out: torch.Tensor, y: torch.Tensor) -> float:
     return float((out.argmax(1) == y).float().mean())
 
 
+def _step(
+    ns: dict[str, object],
+    code: list[CodeType],
+    evaluate: CodeType | None,
+    kind: str,
+    index: int,
+) -> Step:
+    """Run the five lines once (then the evaluation, if any), snapshotting after each line."""
+    model = ns["model"]
+    assert isinstance(model, nn.Module)
+    states = []
+    for compiled in code:
+        exec(compiled, ns)
+        states.append(_snapshot(model, kind, ns.get("loss")))
+    loss, out = ns["loss"], ns["out"]
+    assert isinstance(loss, torch.Tensor) and isinstance(out, torch.Tensor)
+    step = Step(
+        index=index, states=states, loss=_num(float(loss.detach())), grad_norm=_grad_norm(model)
+    )
+    if evaluate is not None:
+        y = ns["y"]
+        assert isinstance(y, torch.Tensor)
+        step.accuracy = _accuracy(out, y)
+        exec(evaluate, ns)
+        step.eval_accuracy = _num(float(ns["acc"]))  # type: ignore[arg-type]
+        step.eval_loss = _num(float(ns["eval_loss"]))  # type: ignore[arg-type]
+    return step
+
+
 def trace(
     problem: str = "line", bug: str = "none", lr: float | None = None, steps: int | None = None
 ) -> LoopTrace:
@@ -169,25 +200,9 @@ def trace(
     code = [compile(line, f"<line {i + 1}>", "exec") for i, line in enumerate(lines)]
     evaluate = compile("\n".join(_eval_lines(bug)), "<eval>", "exec") if kind == "norm" else None
     initial = _snapshot(model, kind, None)
-    records: list[Step] = []
-    for index in range(steps):
-        states = []
-        for compiled in code:
-            exec(compiled, ns)
-            states.append(_snapshot(model, kind, ns.get("loss")))
-        loss = ns["loss"]
-        assert isinstance(loss, torch.Tensor)
-        step = Step(
-            index=index, states=states, loss=_num(float(loss.detach())), grad_norm=_grad_norm(model)
-        )
-        if evaluate is not None:
-            out = ns["out"]
-            assert isinstance(out, torch.Tensor)
-            step.accuracy = _accuracy(out, data["y"])
-            exec(evaluate, ns)
-            step.eval_accuracy = _num(float(ns["acc"]))
-            step.eval_loss = _num(float(ns["eval_loss"]))
-        records.append(step)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        records = [_step(ns, code, evaluate, kind, index) for index in range(steps)]
 
     result = LoopTrace(
         problem=problem,
@@ -205,6 +220,7 @@ def trace(
         initial=initial,
         steps=records,
         criterion=type(criterion).__name__,
+        warnings=sorted({str(w.message) for w in caught}),
     )
     if evaluate is not None:
         result.eval_repeat = []
