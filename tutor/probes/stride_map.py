@@ -85,9 +85,7 @@ def storage_elements(t: torch.Tensor) -> int:
     return t.untyped_storage().nbytes() // t.element_size()
 
 
-def shared_tensors(
-    t: torch.Tensor, ns: dict[str, Any], expr: str, strip: range
-) -> list[SharedWith]:
+def shared_tensors(t: torch.Tensor, ns: dict[str, Any], strip: range) -> list[SharedWith]:
     """Named tensors (and ``t._base``) that use the same storage as ``t``."""
     if t.device.type == "meta" or t.untyped_storage().nbytes() == 0:
         return []
