@@ -12,7 +12,7 @@ from tutor.content.loader import load_pack_located
 from tutor.content.models import Chapter, Drill, Lesson, Pack
 from tutor.content.problems import PackError, Problem
 from tutor.content.sources import pack_paths
-from tutor.settings import PROJECT_ROOT, Settings
+from tutor.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Catalog:
     def load(cls, settings: Settings | None = None, *, builtin: bool = True) -> Catalog:
         """Load everything. ``builtin=False`` skips the shipped packs and lessons (chapters
         always load); ``settings`` defaults to ``TUTOR_PACKS`` only."""
-        from tutor.content.lessons import load_chapters
+        from tutor.content.lessons import load_chapters, load_lessons
 
         settings = settings if settings is not None else Settings.from_options()
         files, problems = pack_paths(settings, builtin=builtin)
@@ -75,25 +75,10 @@ class Catalog:
         except PackError as exc:
             catalog.problems += exc.problems
         if builtin:
-            catalog._load_lessons(PROJECT_ROOT / "lessons")
+            catalog.lessons, lesson_problems = load_lessons()
+            catalog.problems += lesson_problems
         catalog._index()
         return catalog
-
-    def _load_lessons(self, folder: Path) -> None:
-        from tutor.content.lessons import load_lesson
-
-        for path in sorted(folder.glob("*.md")):
-            try:
-                lesson = load_lesson(path)
-            except PackError as exc:
-                self.problems += exc.problems
-                continue
-            if lesson.chapter in self.lessons:
-                other = self.lessons[lesson.chapter].source
-                message = f"chapter {lesson.chapter} already has a lesson: {other}"
-                self.problems.append(Problem(str(path), 2, 1, "chapter", message))
-                continue
-            self.lessons[lesson.chapter] = lesson
 
     def _index(self) -> None:
         self._refs = [

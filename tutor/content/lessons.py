@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from tutor.content.errors import translate
 from tutor.content.loader import display_path, read_text, validate_located
 from tutor.content.models import Chapter, Lesson
 from tutor.content.positions import parse_located
@@ -136,6 +139,29 @@ def load_lesson(path: str | os.PathLike[str]) -> Lesson:
     return lesson.model_copy(update={"source": path})
 
 
+def load_lessons(
+    folder: str | os.PathLike[str] | None = None,
+) -> tuple[dict[int, Lesson], list[Problem]]:
+    """Every ``*.md`` lesson of ``folder`` (default ``lessons/``) by chapter, and the problems
+    of the files that could not be loaded (they are skipped)."""
+    folder = Path(folder) if folder is not None else PROJECT_ROOT / "lessons"
+    lessons: dict[int, Lesson] = {}
+    problems: list[Problem] = []
+    for path in sorted(folder.glob("*.md")):
+        try:
+            lesson = load_lesson(path)
+        except PackError as exc:
+            problems += exc.problems
+            continue
+        if lesson.chapter in lessons:
+            other = display_path(lessons[lesson.chapter].source)
+            message = f"chapter {lesson.chapter} already has a lesson: {other}"
+            problems.append(Problem(display_path(path), 2, 1, "chapter", message))
+            continue
+        lessons[lesson.chapter] = lesson
+    return lessons, problems
+
+
 def load_chapters(path: str | os.PathLike[str] | None = None) -> list[Chapter]:
     """The chapters listed in ``lessons/chapters.yaml`` (or ``path``), in order."""
     path = Path(path) if path is not None else PROJECT_ROOT / "lessons" / "chapters.yaml"
@@ -145,9 +171,6 @@ def load_chapters(path: str | os.PathLike[str] | None = None) -> list[Chapter]:
         problems.append(Problem(file, 1, 1, "chapters", "expected a list of chapters"))
     if problems:
         raise PackError(problems)
-    from pydantic import ValidationError
-
-    from tutor.content.errors import translate
 
     chapters: list[Chapter] = []
     seen: set[int] = set()

@@ -1,0 +1,50 @@
+"""`tutor drill`: list the drills of every loaded pack (`drill run` lives with grading)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+def load_catalog(ctx: click.Context):
+    """The catalog for this invocation's settings (``--pack``, ``TUTOR_PACKS``)."""
+    from tutor.content.catalog import Catalog
+    from tutor.settings import Settings
+
+    settings = ctx.find_object(Settings) or Settings.from_options()
+    return Catalog.load(settings)
+
+
+def warn_problems(problems: list) -> None:
+    """Tell the user on stderr about content that was skipped."""
+    for problem in problems:
+        click.echo(f"skipped: {problem}", err=True)
+
+
+@click.group()
+def drill() -> None:
+    """List and run drills."""
+
+
+@drill.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON list.")
+@click.pass_context
+def list_drills(ctx: click.Context, as_json: bool) -> None:
+    """List every drill: id (pack/drill), chapter, kind and title."""
+    catalog = load_catalog(ctx)
+    warn_problems(catalog.problems)
+    rows = [
+        {"id": ref.full_id, "chapter": ref.chapter, "kind": ref.drill.kind, "title": ref.title}
+        for ref in catalog.drills()
+    ]
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "chapter", "kind", "title", title=f"{len(rows)} drills")
+    for row in rows:
+        table.add_row(row["id"], str(row["chapter"]), row["kind"], row["title"])
+    Console().print(table)

@@ -1,0 +1,81 @@
+"""`tutor pack`: check drill packs, print their JSON Schema, scaffold a new one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.group()
+def pack() -> None:
+    """Check, describe and scaffold drill packs."""
+
+
+def report_check(packs: list, problems: list, *, as_json: bool) -> None:
+    """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary."""
+    if as_json:
+        data = {
+            "ok": not problems,
+            "packs": [
+                {"pack": p.pack, "file": str(p.source), "drills": len(p.drills)} for p in packs
+            ],
+            "problems": [p.to_dict() for p in problems],
+        }
+        click.echo(json.dumps(data))
+        return
+    for problem in problems:
+        click.echo(str(problem), err=True)
+    drills = sum(len(p.drills) for p in packs)
+    summary = f"{len(packs)} packs, {drills} drills"
+    if problems:
+        click.echo(f"{summary}: {len(problems)} problems", err=True)
+    else:
+        click.echo(f"{summary}: ok")
+
+
+@pack.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--builtin", is_flag=True, help="Check the packs shipped with tutor.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check(paths: tuple[Path, ...], builtin: bool, as_json: bool) -> None:
+    """Check pack files or folders: every problem as file:line:col: field: message."""
+    from tutor.content.check import check_paths
+    from tutor.content.sources import builtin_pack_dir, expand
+
+    if not paths and not builtin:
+        raise click.UsageError("name pack files or folders, or use --builtin")
+    targets = list(paths)
+    if builtin and builtin_pack_dir().is_dir():
+        targets += expand(builtin_pack_dir())
+    packs, problems = check_paths(targets)
+    report_check(packs, problems, as_json=as_json)
+    if problems:
+        sys.exit(1)
+
+
+@pack.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of a pack file (save it as pack.schema.json for your editor)."""
+    from tutor.content.schema import pack_schema
+
+    click.echo(json.dumps(pack_schema(), indent=2))
+
+
+@pack.command("new")
+@click.argument("name")
+def new(name: str) -> None:
+    """Write NAME.yaml: a commented pack with one drill of each kind (never overwrites)."""
+    from tutor.content.scaffold import scaffold
+
+    file = name if name.endswith((".yaml", ".yml")) else f"{name}.yaml"
+    try:
+        with open(file, "x", encoding="utf-8") as fh:
+            fh.write(scaffold(name, file))
+    except FileExistsError:
+        raise click.ClickException(f"{file} already exists; not overwriting it") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
+    click.echo(f"wrote {file}; check it with: tutor pack check {file}")
