@@ -1,0 +1,96 @@
+"""Failure categories and the targeted hint the engine adds for each (torch-free).
+
+A pack's own hints are revealed in order by the UI; on top of them a grade carries one hint
+chosen from *how* the answer failed (``Grade.category``).
+"""
+
+from __future__ import annotations
+
+import re
+
+HINTS: dict[str, str] = {
+    "non_contiguous_view": (
+        "`.view` only relabels memory, so it needs the elements already laid out in the new "
+        "order; after `permute`, `transpose`, `.T` or `expand` they are not. Use `.reshape(...)` "
+        "(it copies only when it has to) or call `.contiguous()` before `.view`."
+    ),
+    "broadcasting": (
+        "Broadcasting lines shapes up from the right: in each column the sizes must be equal "
+        "or one of them 1. Write both shapes right-aligned, one above the other, and check "
+        "every column; add a size-1 axis with `x[:, None]` or `unsqueeze` where one is missing."
+    ),
+    "dtype_promotion": (
+        "Mixed dtypes are promoted: a float tensor beats an int tensor, a Python float keeps a "
+        "float tensor's dtype, `/` on ints gives the default float dtype, and a 0-d tensor or "
+        "Python scalar never widens a tensor of the same kind. Check each operand's dtype."
+    ),
+    "device_mismatch": (
+        "Every tensor in one operation must live on the same device. Create new tensors with "
+        "`device=x.device` (or `torch.zeros_like(x)`), not with the CPU default."
+    ),
+    "raised": (
+        "Your code raised an exception instead of returning a value. Read the last line of the "
+        "message, then run the failing input shown above by hand, one line at a time."
+    ),
+    "missed_raise": (
+        "Before working out a value, check the operation is legal at all: do the shapes "
+        "broadcast, can this view be taken on these strides, do the dtypes and devices agree?"
+    ),
+    "predicted_raise": (
+        "This operation is legal here. Work out the shapes step by step: size-1 dimensions "
+        "stretch, and a view is possible whenever the memory layout allows it."
+    ),
+    "exception_unnamed": "Name the exception's type, as Python prints it (e.g. `RuntimeError`).",
+    "wrong_exception": (
+        "Torch raises a different exception type. Shape, view and dtype problems are usually a "
+        "`RuntimeError`; a bad index is an `IndexError`; a wrong argument type a `TypeError`."
+    ),
+    "row_major_strides": (
+        "Those are the strides of a freshly made contiguous tensor. `permute`/`transpose` do not "
+        "recompute strides: they reorder the strides the tensor already had, exactly as they "
+        "reorder its shape."
+    ),
+    "transposed_shape": (
+        "The sizes are right but two dimensions are swapped. Follow each dimension through the "
+        "operation: which input dim ends up at each output position?"
+    ),
+    "wrong_order": (
+        "The right values, in the wrong order. Check which dimension each one belongs to, and "
+        "remember tensors are printed row-major: the last index changes fastest."
+    ),
+    "shape": "Work out the shape first, dimension by dimension, before any values.",
+    "values": (
+        "Compute the element at the index shown by hand, from the inputs, and compare it with "
+        "what your code does at that position."
+    ),
+    "requires_grad": (
+        "A result requires grad when an input that requires grad took part and nothing "
+        "(`torch.no_grad()`, `.detach()`) cut it from the tape."
+    ),
+    "forbidden": (
+        "Think in whole tensors: replace the loop or the refused call with broadcasting "
+        "(`a[:, None] * b`), a reduction along a `dim`, or indexing."
+    ),
+    "type": "Check what kind of object the expression gives back: a tensor, a Size, a number?",
+}
+
+_PATTERNS: list[tuple[str, str]] = [
+    ("non_contiguous_view", r"view size is not compatible|use \.reshape|not contiguous"),
+    ("broadcasting", r"must match the size of tensor|cannot be broadcast|not broadcastable|"
+                     r"shape mismatch|doesn't match the broadcast shape|expanded size"),
+    ("device_mismatch", r"same device|device type|on cuda|on cpu.* but"),
+    ("dtype_promotion", r"scalar type|result type|dtype|can't be cast|Float|Double|Long|Half"),
+]  # fmt: skip
+
+
+def exception_category(message: str) -> str | None:
+    """The failure category an exception message points to, if it points to one."""
+    for category, pattern in _PATTERNS:
+        if re.search(pattern, message):
+            return category
+    return None
+
+
+def hint_for_category(category: str | None) -> str | None:
+    """The targeted hint for a failure category (None when there is none)."""
+    return HINTS.get(category) if category else None

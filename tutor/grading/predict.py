@@ -1,0 +1,171 @@
+"""Judge a predict answer against the truth torch produced, and say how it is wrong.
+
+Besides right/wrong, the judge recognises the usual wrong answers: right values in the wrong
+order, a transposed shape, row-major strides for a tensor that was permuted, a value predicted
+where torch raises (and the reverse), and names the failure category for the targeted hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tutor.grading.answers import AnswerError, ExcName, TensorLit, Word, parse_answer
+from tutor.grading.hints import exception_category
+from tutor.grading.matching import dtype_of, equal, flat, shape_of
+from tutor.grading.truth import Tagged, number, show
+
+_GENERIC_RAISE = {"error", "exception", "raises", "raise", "it raises", "throws", "fails", "crash"}
+
+
+@dataclass
+class Verdict:
+    """What the judge of one kind decided (the engine turns it into a ``Grade``)."""
+
+    status: str
+    feedback: str
+    expected: str
+    category: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+
+def row_major(shape: list[int]) -> list[int]:
+    """The strides of a contiguous tensor of ``shape``."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return strides[::-1]
+
+
+def _ints(items: list[Tagged]) -> list[Any] | None:
+    vals = [number(i.get("value")) for i in items]
+    return vals if all(isinstance(v, int) for v in vals) else None
+
+
+def _swapped(a: list[Any], b: list[Any]) -> bool:
+    """True if ``a`` is ``b`` reversed or with exactly two entries exchanged."""
+    if a == b[::-1]:
+        return True
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diffs) == 2 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
+
+
+def _broadcasts(a: list[int], b: list[int]) -> bool:
+    return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
+
+
+def _seq_feedback(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
+    want = _ints(truth["items"])
+    got = list(answer) if isinstance(answer, list) else None
+    if want is not None and got is not None and len(got) == len(want):
+        strided = context and context.get("stride") == want and not context.get("contiguous")
+        if strided and got == row_major(context["shape"]):
+            shape = tuple(context["shape"])
+            msg = (
+                f"Those are the row-major strides of a contiguous tensor of shape {shape}, "
+                "but this tensor is a view with permuted strides."
+            )
+            return msg, "row_major_strides"
+        if sorted(got) == sorted(want):
+            is_shape = truth["type"] == "size" or (context and context.get("shape") == want)
+            if is_shape and _swapped(got, want):
+                return "The sizes are right but the dimensions are swapped.", "transposed_shape"
+            return "The right numbers, in the wrong order.", "wrong_order"
+        wrong = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
+        return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
+    if got is not None and len(got) != len(truth["items"]):
+        n = len(truth["items"])
+        return f"Your answer has {len(got)} entries; the result has {n}.", "shape"
+    return f"Not {_said(answer)}.", "values"
+
+
+def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
+    values = answer.values if isinstance(answer, TensorLit) else answer
+    if isinstance(answer, TensorLit) and answer.dtype and dtype_of(answer.dtype) != truth["dtype"]:
+        return f"The dtype is not torch.{dtype_of(answer.dtype)}.", "dtype_promotion"
+    shape = shape_of(values) if isinstance(values, list | int | float) else None
+    want = truth["shape"]
+    if shape is None:
+        return "Write the tensor's values as nested lists, e.g. [[1, 2], [3, 4]].", "type"
+    if isinstance(values, list) and flat(values) == want and shape != want:
+        return "That is the tensor's shape; the expression gives the tensor itself.", "type"
+    if shape != want:
+        tvals = truth.get("values")
+        if len(want) == 2 and shape == want[::-1] and tvals is not None:
+            transposed = [list(r) for r in zip(*tvals, strict=True)]
+            if equal({**truth, "shape": shape, "values": transposed}, values, 1e-4) is None:
+                return "That is the transpose of the result.", "transposed_shape"
+        if _broadcasts(shape, want):
+            return (f"Your answer has shape {tuple(shape)} but the result has shape "
+                    f"{tuple(want)}: broadcasting stretches size-1 dimensions.",
+                    "broadcasting")  # fmt: skip
+        return f"Your answer has shape {tuple(shape)}; the result has shape {tuple(want)}.", "shape"
+    tvals = flat(truth.get("values") or [])
+    avals = flat(values)
+    if tvals and sorted(map(float, avals)) == sorted(map(float, map(number, tvals))):
+        return "The right values, in the wrong order.", "wrong_order"
+    for i, (t, a) in enumerate(zip(tvals, avals, strict=True)):
+        if equal({"type": "float", "value": t}, a, 1e-4):
+            index = _unravel(i, want)
+            return f"The shape is right; the first wrong element is at index {index}.", "values"
+    return "The values differ.", "values"
+
+
+def _unravel(i: int, shape: list[int]) -> list[int]:
+    index = []
+    for n in reversed(shape):
+        index.append(i % n)
+        i //= n
+    return index[::-1]
+
+
+def _said(answer: Any) -> str:
+    if isinstance(answer, Word):
+        return answer.text
+    if isinstance(answer, ExcName):
+        return answer.name
+    return repr(list(answer)) if isinstance(answer, list) else repr(answer)
+
+
+def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
+    """Feedback and failure category for an answer known to be wrong."""
+    kind = truth["type"]
+    if kind == "exception":
+        category = exception_category(truth.get("message", ""))
+        if isinstance(answer, ExcName):
+            return (f"Torch raises {truth['name']} here, not {answer.name}.",
+                    category or "wrong_exception")  # fmt: skip
+        if isinstance(answer, Word) and answer.text.lower() in _GENERIC_RAISE:
+            return "Yes, it raises, but which exception? Name its type.", "exception_unnamed"
+        return (
+            "This does not return a value: torch raises an exception.",
+            category or "missed_raise",
+        )
+    if isinstance(answer, ExcName):
+        return "No exception here: torch returns a value.", "predicted_raise"
+    if kind in ("size", "tuple", "list"):
+        return _seq_feedback(truth, answer, context)
+    if kind == "tensor":
+        return _tensor_feedback(truth, answer)
+    if kind == "dtype":
+        return f"Not {_said(answer)}: check which operand's dtype wins.", "dtype_promotion"
+    if kind == "device":
+        return f"Not {_said(answer)}.", "device_mismatch"
+    return f"Not {_said(answer)}.", "values"
+
+
+def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: float) -> Verdict:
+    """Grade the typed ``text`` against the truth torch produced."""
+    expected = show(truth)
+    try:
+        answer = parse_answer(text)
+    except AnswerError as exc:
+        return Verdict("invalid", f"Could not read your answer: {exc}.", expected)
+    if equal(truth, answer, tolerance) is None:
+        return Verdict("correct", "Correct.", expected)
+    feedback, category = explain(truth, answer, context)
+    return Verdict("wrong", feedback, expected, category)

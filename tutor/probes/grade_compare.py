@@ -1,0 +1,198 @@
+"""Runtime side: compare a learner's output with the reference's, strictly, and say what differs.
+
+``diff(expected, got, tolerance)`` returns None when they agree, else a dict with ``what``
+(``type | length | keys | shape | dtype | device | requires_grad | values | value``), a one-line
+``message``, the ``path`` into nested outputs (``"[1]"`` for the second item of a tuple), and
+for ``values`` the ``index`` of the first wrong element with its ``expected``/``got`` values.
+Shapes must match exactly: a result that would merely broadcast against the reference is wrong.
+``notes`` lists differences that do not fail the check on their own (strides, contiguity).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import torch
+
+from tutor.probes.values import dtype_name, scalar
+
+# bound before any learner code runs, so rebinding torch.allclose & co cannot fool the check
+_isclose = torch.isclose
+_eq = torch.eq
+_nonzero = torch.nonzero
+_NoSubclass = torch._C.DisableTorchFunctionSubclass
+
+
+def _kind(x: Any) -> str:
+    if isinstance(x, torch.Tensor):
+        return f"a tensor of shape {tuple(x.shape)}"
+    if isinstance(x, bool):
+        return "a bool"
+    if x is None:
+        return "None"
+    return f"a {type(x).__name__}"
+
+
+def _fail(what: str, message: str, path: str, **extra: Any) -> dict[str, Any]:
+    return {"what": what, "message": message, "path": path, **extra}
+
+
+def _tensor_diff(exp: torch.Tensor, got: torch.Tensor, tol: float, path: str) -> dict | None:
+    where = f" at {path}" if path else ""
+    if exp.shape != got.shape:
+        return _fail(
+            "shape",
+            f"shape{where} is {tuple(got.shape)}, expected {tuple(exp.shape)}",
+            path,
+            expected=list(exp.shape),
+            got=list(got.shape),
+        )
+    if exp.dtype != got.dtype:
+        return _fail(
+            "dtype",
+            f"dtype{where} is {dtype_name(got.dtype)}, expected {dtype_name(exp.dtype)}",
+            path,
+            expected=dtype_name(exp.dtype),
+            got=dtype_name(got.dtype),
+        )
+    if exp.device != got.device:
+        return _fail(
+            "device",
+            f"device{where} is {got.device}, expected {exp.device}",
+            path,
+            expected=str(exp.device),
+            got=str(got.device),
+        )
+    if exp.requires_grad != got.requires_grad:
+        state = "requires" if got.requires_grad else "does not require"
+        return _fail(
+            "requires_grad",
+            f"the result{where} {state} grad; the reference's "
+            f"{'does' if exp.requires_grad else 'does not'}",
+            path,
+            expected=exp.requires_grad,
+            got=got.requires_grad,
+        )
+    e, g = exp.detach(), got.detach()
+    if e.is_floating_point() or e.is_complex():
+        ok = _isclose(g, e, rtol=tol, atol=tol, equal_nan=True)
+    else:
+        ok = _eq(g, e)
+    bad = _nonzero(~ok)
+    if len(bad):
+        index = [int(i) for i in bad[0]]
+        at = tuple(index)
+        ev, gv = (
+            (scalar(e[at].item()), scalar(g[at].item()))
+            if index
+            else (scalar(e.item()), scalar(g.item()))
+        )
+        place = f"; the first is at index {index}" if index else ""
+        return _fail(
+            "values",
+            f"{len(bad)} of {e.numel()} elements{where} differ{place}: got {gv}, expected {ev}",
+            path,
+            index=index,
+            expected=ev,
+            got=gv,
+            count=len(bad),
+        )
+    return None
+
+
+def diff(expected: Any, got: Any, tolerance: float = 1e-5, path: str = "") -> dict | None:
+    """None when ``got`` agrees with ``expected``, else what differs (see module docstring)."""
+    with _NoSubclass():
+        return _diff(expected, got, tolerance, path)
+
+
+def _diff(expected: Any, got: Any, tol: float, path: str) -> dict | None:
+    where = f" at {path}" if path else ""
+    if isinstance(expected, torch.Tensor):
+        if not isinstance(got, torch.Tensor):
+            return _fail("type", f"returned {_kind(got)}{where}; expected {_kind(expected)}", path)
+        return _tensor_diff(expected, got, tol, path)
+    if isinstance(expected, tuple | list):
+        if type(got) is not type(expected) and not (
+            isinstance(got, tuple | list)
+            and isinstance(expected, torch.Size | tuple)
+            and isinstance(got, torch.Size | tuple)
+        ):
+            return _fail("type", f"returned {_kind(got)}{where}; expected {_kind(expected)}", path)
+        if len(got) != len(expected):
+            return _fail(
+                "length", f"returned {len(got)} items{where}; expected {len(expected)}", path
+            )
+        for i, (e, g) in enumerate(zip(expected, got, strict=True)):
+            d = _diff(e, g, tol, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return _fail("type", f"returned {_kind(got)}{where}; expected a dict", path)
+        if set(expected) != set(got):
+            return _fail(
+                "keys",
+                f"keys{where} are {sorted(map(str, got))}, expected {sorted(map(str, expected))}",
+                path,
+            )
+        for k in expected:
+            d = _diff(expected[k], got[k], tol, f"{path}[{k!r}]")
+            if d:
+                return d
+        return None
+    if isinstance(expected, bool) or expected is None or isinstance(expected, str):
+        if type(got) is not type(expected) or got != expected:
+            return _fail(
+                "value",
+                f"returned {got!r}{where}; expected {expected!r}",
+                path,
+                expected=scalar(expected),
+                got=scalar(got),
+            )
+        return None
+    if isinstance(expected, int | float):
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            return _fail("type", f"returned {_kind(got)}{where}; expected {_kind(expected)}", path)
+        if isinstance(expected, int) and isinstance(got, int):
+            same = got == expected
+        else:
+            same = math.isclose(got, expected, rel_tol=tol, abs_tol=tol) or (
+                math.isnan(got) and math.isnan(expected)
+            )
+        if not same:
+            return _fail(
+                "value",
+                f"returned {got!r}{where}; expected {expected!r}",
+                path,
+                expected=scalar(expected),
+                got=scalar(got),
+            )
+        return None
+    try:
+        same = bool(got == expected)
+    except Exception:
+        same = False
+    if not same:
+        return _fail("value", f"returned {got!r}{where}; expected {expected!r}", path)
+    return None
+
+
+def notes(expected: Any, got: Any) -> list[str]:
+    """Differences that do not fail a check alone: strides and contiguity of tensor results."""
+    if not (isinstance(expected, torch.Tensor) and isinstance(got, torch.Tensor)):
+        return []
+    with _NoSubclass():
+        if expected.layout != torch.strided or got.layout != torch.strided:
+            return []
+        out = []
+        if expected.is_contiguous() != got.is_contiguous():
+            out.append(
+                f"your result is {'' if got.is_contiguous() else 'not '}contiguous; the "
+                f"reference's is {'' if expected.is_contiguous() else 'not'}".rstrip()
+            )
+        elif expected.stride() != got.stride():
+            out.append(f"strides {got.stride()} differ from the reference's {expected.stride()}")
+        return out

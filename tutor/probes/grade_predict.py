@@ -1,0 +1,86 @@
+"""Runtime side of a predict drill: run ``setup``, evaluate ``ask``, return the truth as data.
+
+``predict(setup, ask)`` returns one of
+
+- ``{"outcome": "value", "value": <tagged value>, "context": {...} | None}`` where the value is
+  what torch returned or, for a "predict the error" drill, the exception it raised;
+- ``{"outcome": "authoring", "field": "setup" | "ask", "error": {"type", "message", "line"}}``
+  when the drill itself is broken (any exception in ``setup``; a NameError, SyntaxError or
+  ImportError in ``ask``).
+
+The ``context`` describes the tensor an ``x.stride()``, ``x.size()`` or ``x.shape`` ask was
+taken of (its shape, stride and contiguity), so the judge can recognise common wrong answers
+such as row-major strides for a permuted tensor.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import torch
+
+from tutor.probes.grade_run import AUTHORING_ERRORS, describe_error, fresh_namespace, run_code
+from tutor.probes.values import encode, encode_exception
+
+_META = {"stride", "size", "shape"}
+
+
+def _split_meta(ask: str) -> tuple[ast.expr, str, list[ast.expr]] | None:
+    """For ``<base>.stride(...)``/``.size(...)``/``.shape`` return (base, attribute, args)."""
+    try:
+        node = ast.parse(ask.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.Attribute) and node.attr == "shape":
+        return node.value, "shape", []
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _META
+        and not node.keywords
+        and all(isinstance(a, ast.Constant) for a in node.args)
+    ):
+        return node.func.value, node.func.attr, list(node.args)
+    return None
+
+
+def _context(base: Any) -> dict[str, Any] | None:
+    if not isinstance(base, torch.Tensor) or base.layout != torch.strided:
+        return None
+    return {
+        "shape": list(base.shape),
+        "stride": list(base.stride()),
+        "contiguous": base.is_contiguous(),
+    }
+
+
+def _evaluate(ask: str, ns: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+    meta = _split_meta(ask)
+    if meta is None:
+        return eval(compile(ask.strip(), "<ask>", "eval"), ns), None
+    base_node, attr, args = meta
+    base = eval(compile(ast.Expression(base_node), "<ask>", "eval"), ns)
+    member = getattr(base, attr)
+    value = member if attr == "shape" else member(*[a.value for a in args])
+    return value, _context(base)
+
+
+def predict(setup: str, ask: str) -> dict[str, Any]:
+    """Run ``setup`` then ``ask`` in a fresh namespace; the truth (or authoring error) as data."""
+    ns = fresh_namespace()
+    try:
+        run_code(setup, ns, "<setup>")
+    except Exception as exc:
+        return {"outcome": "authoring", "field": "setup", "error": describe_error(exc, "<setup>")}
+    try:
+        compile(ask.strip(), "<ask>", "eval")
+    except SyntaxError as exc:
+        return {"outcome": "authoring", "field": "ask", "error": describe_error(exc, "<ask>")}
+    try:
+        value, context = _evaluate(ask, ns)
+    except AUTHORING_ERRORS as exc:
+        return {"outcome": "authoring", "field": "ask", "error": describe_error(exc, "<ask>")}
+    except Exception as exc:
+        return {"outcome": "value", "value": encode_exception(exc), "context": None}
+    return {"outcome": "value", "value": encode(value), "context": context}

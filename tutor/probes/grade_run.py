@@ -1,0 +1,51 @@
+"""Runtime side helpers shared by the grading probes: fresh namespaces and located errors."""
+
+from __future__ import annotations
+
+import builtins
+import traceback
+from typing import Any
+
+import torch
+
+#: errors in a drill's own code that mean the drill is broken, not that torch raised
+AUTHORING_ERRORS = (NameError, SyntaxError, ImportError)
+
+
+def fresh_namespace() -> dict[str, Any]:
+    """Globals for one piece of drill or learner code: ``torch``, ``nn`` and ``F`` imported."""
+    return {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "torch": torch,
+        "nn": torch.nn,
+        "F": torch.nn.functional,
+    }
+
+
+def error_line(exc: BaseException, filename: str) -> int | None:
+    """The line (1-based, within the code compiled as ``filename``) where ``exc`` arose."""
+    if isinstance(exc, SyntaxError) and exc.filename == filename:
+        return exc.lineno
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename == filename:
+            line = frame.lineno
+    return line
+
+
+def describe_error(exc: BaseException, filename: str) -> dict[str, Any]:
+    """An exception as data: ``type``, ``message`` and the ``line`` in ``filename``."""
+    message = str(exc)
+    if isinstance(exc, SyntaxError):
+        message = exc.msg
+    return {
+        "type": type(exc).__name__,
+        "message": message[:2000],
+        "line": error_line(exc, filename),
+    }
+
+
+def run_code(code: str, namespace: dict[str, Any], filename: str) -> None:
+    """Compile ``code`` under ``filename`` (so errors can be located) and run it."""
+    exec(compile(code, filename, "exec"), namespace)
