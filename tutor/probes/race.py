@@ -12,6 +12,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from tutor.probes.data_race import MAX_N, OPS, Race, Side
 
+#: timed with one thread, as torch.utils.benchmark does by default (stable, comparable)
+THREADS = 1
+
 
 class RaceInputError(ValueError):
     """Options the race cannot run with; the message says why."""
@@ -52,7 +55,7 @@ def measure(code: str, env: dict[str, Any], min_run_time: float) -> tuple[Side, 
     """Warm up, time ``code``, count its ops; returns the side and its output."""
     exec(code, env)  # warm-up, outside the timed region
     out = env["out"]
-    timer = benchmark.Timer(stmt=code, globals=env, num_threads=torch.get_num_threads())
+    timer = benchmark.Timer(stmt=code, globals=env, num_threads=THREADS)
     m = timer.blocked_autorange(min_run_time=min_run_time)
     calls, ops = count_ops(code, env)
     side = Side(
@@ -94,6 +97,6 @@ def race(op: str = "linear", n: int = 256, dim: int = 64, min_run_time: float = 
         match=torch.allclose(loop_out, batched_out, rtol=1e-5, atol=1e-6),
         max_abs_diff=float((loop_out - batched_out).abs().max()),
         shape=list(batched_out.shape),
-        threads=torch.get_num_threads(),
+        threads=THREADS,
         torch_version=torch.__version__,
     )

@@ -1,0 +1,87 @@
+"""`tutor lab stride EXPR [--view SHAPE] [--setup CODE] [--json]`: the stride map, headless."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from tutor.probes.data_stride_map import StrideMap, index_names
+
+
+def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
+    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
+    from tutor.sandbox import Sandbox
+    from tutor.settings import Settings
+
+    settings = click.get_current_context().find_object(Settings)
+    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
+        result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
+    if not result.ok:
+        message = result.exception.message if result.exception else result.reason
+        click.echo(f"error: {message or result.status}", err=True)
+        sys.exit(1)
+    return result.value
+
+
+def render(data: StrideMap) -> str:
+    """A readable rendering: the facts, then the offsets of the first 2-D slice."""
+    lines = [
+        f"{data.expr}",
+        f"  shape {tuple(data.shape)}  stride {tuple(data.stride)}  storage_offset "
+        f"{data.storage_offset}",
+        f"  dtype {data.dtype} ({data.element_size} B)  device {data.device}  "
+        f"contiguous {data.contiguous}  storage {data.storage_elements} elements",
+        f"  offset({', '.join(index_names(len(data.shape)))}) = {data.formula()}",
+    ]
+    for shared in data.shared:
+        lines.append(
+            f"  shares storage with {shared.name}: shape {tuple(shared.shape)} "
+            f"stride {tuple(shared.stride)} offset {shared.storage_offset}"
+        )
+    lead = len(data.shape) - 2
+    rows = [o for o in data.offsets if all(i == 0 for i in o[: max(lead, 0)])]
+    if rows:
+        title = "storage offset of each element"
+        if lead > 0:
+            title += f" of [{', '.join(['0'] * lead)}, :, :]"
+        lines.append(f"  {title}:")
+        width = max(len(str(o[-1])) for o in rows) + 1
+        if len(data.shape) < 2:
+            lines.append("   " + "".join(str(o[-1]).rjust(width) for o in rows))
+        else:
+            for r in range(data.window[-2]):
+                cells = [o[-1] for o in rows if o[-3] == r]
+                lines.append("   " + "".join(str(c).rjust(width) for c in cells))
+    if data.elided:
+        lines.append(f"  (showing the window {data.window} of {data.numel} elements)")
+    if data.view is not None:
+        v = data.view
+        verdict = "works" if v.ok else f"fails: {v.error}"
+        lines.append(f"  view({', '.join(map(str, v.shape))}) {verdict}")
+        lines.append(f"  {v.why}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("expr")
+@click.option("--view", "view_shape", default="-1", show_default=True, help="Try t.view(SHAPE).")
+@click.option("--setup", default="", help="Code to run first (names it binds are in scope).")
+@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
+def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
+    """Map every element of the tensor EXPR to its place in storage."""
+    value = call_probe(
+        "tutor.probes.stride_map:stride_map",
+        timeout=10.0,
+        memory_mb=1024,
+        expr=expr,
+        setup=setup,
+        view=view_shape,
+    )
+    data = StrideMap.model_validate(value)
+    if as_json:
+        click.echo(json.dumps(data.model_dump(mode="json")))
+    else:
+        click.echo(render(data))
