@@ -31,7 +31,8 @@ def report_check(packs: list, problems: list, *, as_json: bool) -> None:
     drills = sum(len(p.drills) for p in packs)
     summary = f"{len(packs)} packs, {drills} drills"
     if problems:
-        click.echo(f"{summary}: {len(problems)} problems", err=True)
+        noun = "problem" if len(problems) == 1 else "problems"
+        click.echo(f"{summary}: {len(problems)} {noun}", err=True)
     else:
         click.echo(f"{summary}: ok")
 

@@ -35,7 +35,11 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
         ident = drill.get("id")
         if isinstance(ident, str):
             if ident in seen:
-                report((*here, "id"), f"duplicate id `{ident}` (also drills[{seen[ident]}])")
+                first = locator.at(("drills", seen[ident], "id"))[0]
+                message = (
+                    f"duplicate id `{ident}` (first used by drills[{seen[ident]}], line {first})"
+                )
+                report((*here, "id"), message)
             else:
                 seen[ident] = i
         declared = _check_params(drill.get("params"), (*here, "params"), report)

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from tutor.content.models import KINDS, Pack
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.wording import (
@@ -210,6 +211,21 @@ def _suggest(word: str, candidates: list[str]) -> str:
     return f" (did you mean `{close[0]}`?)" if close else ""
 
 
+def _other_kinds(model: Any, key: Any) -> str:
+    """`` (only code and fix drills have `check`)`` when another drill kind has the key."""
+    own = _tag_of(model) if model is not None else None
+    if own not in KINDS:
+        return ""
+    owners = [
+        _tag_of(m)
+        for m in typing.get_args(_unwrap(typing.get_args(_field_type(Pack, "drills"))[0]))
+        if _tag_of(m) != own and key in field_names(m)
+    ]
+    if not owners:
+        return ""
+    return f" (a {own} drill has no `{key}`; {' and '.join(owners)} drills do)"
+
+
 def _problem(located: _Located, data: Any, locator: _Shifted) -> Problem:
     error, path, model = located.error, located.path, located.model
     kind = error["type"]
@@ -224,6 +240,8 @@ def _problem(located: _Located, data: Any, locator: _Shifted) -> Problem:
         where = locator.key_at(path)
         names = field_names(model) if model else []
         message = f"unknown key `{path[-1]}`" + _suggest(path[-1], names)
+        if "did you mean" not in message:
+            message += _other_kinds(model, path[-1])
     elif kind == "union_tag_invalid":
         tag = error["ctx"]["tag"]
         tags = re.findall(r"'([^']*)'", error["ctx"]["expected_tags"])

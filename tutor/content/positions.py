@@ -194,7 +194,11 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         what = exc.problem or exc.context or "invalid YAML"
         if exc.context and exc.problem:
-            what = f"{exc.context}, {exc.problem}"
+            what = f"{exc.problem} ({exc.context}"
+            if exc.context_mark is not None:
+                what += f" that starts at line {exc.context_mark.line + 1 + line_offset}"
+                what += f", col {exc.context_mark.column + 1}"
+            what += ")"
         problems.append(Problem(file, line + line_offset, col, "yaml", f"YAML syntax: {what}"))
         return None, locator, problems
     except yaml.YAMLError as exc:
