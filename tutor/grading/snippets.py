@@ -166,10 +166,10 @@ def parse_snippets(text: str) -> list[SnippetBlock]:
         if close is None:  # an unclosed fence runs to the end of the file (CommonMark)
             close = len(lines)
         body = "".join(lines[i + 1 : close])
-        if info == RUN_INFO:
+        if info.split() == RUN_INFO.split():
             pending = SnippetBlock(code=body, open_idx=i, close_idx=close)
             blocks.append(pending)
-        elif info == OUTPUT_INFO and pending is not None:
+        elif info.split() == [OUTPUT_INFO] and pending is not None:
             pending.output = body
             pending.output_open_idx, pending.output_close_idx = i, close
             pending = None
