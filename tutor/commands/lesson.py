@@ -42,3 +42,9 @@ def list_lessons(as_json: bool) -> None:
             str(row["chapter"]), row["title"], str(row["snippets"]), ", ".join(row["labs"])
         )
     Console().print(table)
+
+
+# `lesson check` and `lesson record` (the snippet tool) live in their own module.
+from tutor.commands.lesson_tools import register as _register_snippet_tools  # noqa: E402
+
+_register_snippet_tools(lesson)
