@@ -1,0 +1,37 @@
+"""Fixtures for the UI tests: a catalog built from tests/ui/fixtures, a fresh store, the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.content.catalog import Catalog, load_packs
+from tutor.content.lessons import load_chapters, load_lesson
+from tutor.settings import Settings
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SEED = 1234
+
+
+def fixture_catalog() -> Catalog:
+    """The twelve real chapters, the fixture pack, and the fixture lesson of chapter 1."""
+    packs, problems = load_packs(sorted((FIXTURES / "packs").glob("*.yaml")))
+    assert not problems, problems
+    catalog = Catalog(packs=packs, chapters=load_chapters())
+    catalog.lessons[1] = load_lesson(FIXTURES / "lessons" / "01-fixture.md")
+    return catalog
+
+
+def make_app(**kwargs):
+    """A TutorApp on the fixture catalog with a fixed seed (the sandbox is real)."""
+    from tutor.ui.app import TutorApp
+
+    kwargs.setdefault("catalog", fixture_catalog())
+    kwargs.setdefault("seed", SEED)
+    return TutorApp(Settings(packs=[FIXTURES / "packs"]), **kwargs)
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    return fixture_catalog()

@@ -1,0 +1,262 @@
+"""The Textual app: owns the catalog, the progress store and the one shared sandbox, and
+navigates between screens when widgets post the requests in ``tutor.ui.messages``.
+
+Nothing here imports torch: all torch work happens in the sandbox runtime.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+from textual import on, work
+from textual.app import App
+from textual.binding import Binding
+from textual.theme import Theme
+
+from tutor.settings import Settings
+from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLab, OpenLesson, OpenReviews
+from tutor.ui.screens.palette import TutorCommands
+
+DARK = Theme(
+    name="tutor-dark",
+    primary="#E8833A",
+    secondary="#5FA8D3",
+    accent="#F2C14E",
+    success="#6CC16C",
+    warning="#F2C14E",
+    error="#E5484D",
+    foreground="#E6E1DA",
+    background="#16181D",
+    surface="#1E2128",
+    panel="#2A2E37",
+    dark=True,
+)
+LIGHT = Theme(
+    name="tutor-light",
+    primary="#B4530F",
+    secondary="#1F6F9E",
+    accent="#8A5A00",
+    success="#2E7D32",
+    warning="#8A5A00",
+    error="#B3261E",
+    foreground="#1C1B19",
+    background="#FAF8F4",
+    surface="#F0ECE4",
+    panel="#E3DDD2",
+    dark=False,
+)
+
+
+class TutorApp(App[None]):
+    """The tutor. ``catalog``, ``store`` and ``sandbox`` may be injected (tests); ``seed`` fixes
+    the random variants drawn for drills so runs are reproducible."""
+
+    CSS_PATH = ["tutor.tcss"]
+    TITLE = "tutor"
+    SUB_TITLE = "think in PyTorch"
+    COMMANDS = App.COMMANDS | {TutorCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS = [
+        Binding("question_mark", "help", "Keys", key_display="?"),
+        Binding("ctrl+t", "toggle_theme", "Light/dark", show=False),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        catalog: Any = None,
+        store: Any = None,
+        sandbox: Any = None,
+        seed: int | None = None,
+        warm_sandbox: bool = True,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or Settings()
+        if catalog is None:
+            from tutor.content.catalog import Catalog
+
+            catalog = Catalog.load(self.settings)
+        if store is None:
+            from tutor.progress.store import Store
+
+            store = Store()
+        if sandbox is None:
+            from tutor.sandbox import AsyncSandbox
+
+            sandbox = AsyncSandbox(self.settings.runtime)
+        self.catalog = catalog
+        """The chapters, lessons and drill packs."""
+        self.store = store
+        """The learner's progress (SQLite)."""
+        self.sandbox = sandbox
+        """The one sandbox every screen and lab runs torch in."""
+        self.seed = seed
+        """A fixed seed for reproducible variants (None: random)."""
+        self._rng = random.Random(seed)
+        self._warm_sandbox = warm_sandbox
+        self.register_theme(DARK)
+        self.register_theme(LIGHT)
+        self.theme = "tutor-dark"
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from tutor.ui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        self.call_after_refresh(self.home_drawn)
+
+    def home_drawn(self) -> None:
+        """Called once the home screen has been drawn: warm the sandbox, report problems."""
+        if self._warm_sandbox:
+            self._warm()
+        problems = getattr(self.catalog, "problems", [])
+        if problems:
+            self.notify(
+                f"{len(problems)} problem(s) in drill packs; broken packs were skipped. "
+                "See 'Pack problems' in the command palette.",
+                title="Packs",
+                severity="warning",
+                timeout=8,
+            )
+
+    @work(exclusive=True, group="sandbox-warm", exit_on_error=False)
+    async def _warm(self) -> None:
+        try:
+            await self.sandbox.start()
+        except Exception as exc:  # shown, never fatal: the doctor screen explains
+            self.notify(f"Sandbox failed to start: {exc}", title="Sandbox", severity="error")
+
+    async def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):  # closing must never block quitting
+            await self.sandbox.close()
+
+    # --- seeds and locations ---------------------------------------------------------------
+
+    def new_seed(self, avoid: set[int] | frozenset[int] = frozenset()) -> int:
+        """A seed for a fresh variant (reproducible when the app was given a seed)."""
+        while True:
+            seed = self._rng.randrange(1, 2**31)
+            if seed not in avoid:
+                return seed
+
+    def resume_location(self) -> tuple[str, str] | None:
+        """Where the learner left off, if it still exists in the catalog."""
+        location = self.store.last_location()
+        if not location:
+            return None
+        kind, ident = (location[0], str(location[1]))
+        if kind == "lesson" and ident.isdigit() and int(ident) in self.catalog.lessons:
+            return kind, ident
+        if kind == "drill" and any(r.full_id == ident for r in self.catalog.drills()):
+            return kind, ident
+        return None
+
+    def resume_label(self) -> str | None:
+        """A short label for the continue action."""
+        location = self.resume_location()
+        if location is None:
+            return None
+        kind, ident = location
+        if kind == "lesson":
+            return f"lesson {ident} · {self.catalog.lessons[int(ident)].title}"
+        return f"drill · {self.catalog.drill(ident).drill.display_title}"
+
+    # --- navigation --------------------------------------------------------------------------
+
+    @on(OpenLesson)
+    def open_lesson(self, event: OpenLesson) -> None:
+        from tutor.ui.screens.lesson import LessonScreen
+
+        if event.chapter not in self.catalog.lessons:
+            self.notify(f"Chapter {event.chapter} has no lesson yet.")
+            return
+        self.push_screen(LessonScreen(event.chapter))
+
+    @on(OpenDrills)
+    def open_drills(self, event: OpenDrills) -> None:
+        from tutor.ui.screens.drills import DrillListScreen
+
+        self.push_screen(DrillListScreen(event.chapter))
+
+    @on(OpenDrill)
+    def open_drill(self, event: OpenDrill) -> None:
+        from tutor.ui.screens.drill import DrillScreen
+
+        queue = event.queue or [event.full_id]
+        self.push_screen(DrillScreen(event.full_id, queue=queue))
+
+    @on(OpenLab)
+    def open_lab(self, event: OpenLab) -> None:
+        from tutor.ui.labs import LAB_TITLES, lab_screen
+
+        try:
+            screen = lab_screen(event.name, event.preset)
+        except KeyError:
+            self.notify(f"There is no lab called {event.name!r}.", severity="error")
+            return
+        except Exception as exc:  # a lab still being written must not take the app down
+            title = LAB_TITLES.get(event.name, event.name)
+            self.notify(f"The {title} lab could not open: {exc}", severity="error")
+            return
+        self.push_screen(screen)
+
+    @on(OpenReviews)
+    def open_reviews(self) -> None:
+        from tutor.ui.screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen())
+
+    @on(OpenDoctor)
+    def open_doctor(self) -> None:
+        from tutor.ui.screens.doctor import DoctorScreen
+
+        self.push_screen(DoctorScreen())
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from tutor.ui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        keys: dict[str, tuple[str, str]] = {}
+        for node, binding, enabled, _tooltip in self.active_bindings.values():
+            useful = binding.show or node is self.screen or isinstance(node, App)
+            if binding.description and enabled and useful and not binding.system:
+                display = binding.key_display or self.get_key_display(binding)
+                keys.setdefault(binding.action, (display, binding.description))
+        self.push_screen(HelpScreen(list(keys.values())))
+
+    def action_pick_lab(self, names: list[str] | None = None) -> None:
+        """Choose a lab from a list and open it."""
+        from tutor.ui.screens.pickers import LabPicker
+
+        def opened(name: str | None) -> None:
+            if name:
+                self.post_message(OpenLab(name))
+
+        self.push_screen(LabPicker(names), opened)
+
+    def action_problems(self) -> None:
+        from tutor.ui.screens.pickers import ProblemsScreen
+
+        self.push_screen(ProblemsScreen([str(p) for p in getattr(self.catalog, "problems", [])]))
+
+    def action_go_home(self) -> None:
+        """Close every screen above the home screen."""
+        from tutor.ui.screens.home import HomeScreen
+
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, HomeScreen):
+            self.pop_screen()
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "tutor-light" if self.theme == "tutor-dark" else "tutor-dark"
+
+
+def run_app(settings: Settings) -> None:
+    """Build the catalog, store and sandbox for ``settings`` and run the tutor."""
+    TutorApp(settings).run()

@@ -1,0 +1,334 @@
+"""The drill screen: prompt, the right input for the kind, submit/hint/reset/editor/watch/lab,
+verdict and feedback, the explanation once solved. Every attempt goes to the progress store."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static, TextArea
+
+from tutor.ui.messages import OpenLab
+from tutor.ui.screens.drill_parts import answer_widget, draw_variant, read_answer, reset_answer
+from tutor.ui.screens.editor import EditorSession
+from tutor.ui.widgets.feedback import FeedbackPanel
+from tutor.ui.widgets.order_list import OrderList
+from tutor.ui.widgets.run_status import RunStatus
+
+KIND_HELP = {
+    "predict": "Type what torch returns (or the exception it raises) and press enter.",
+    "choice": "Pick the one correct answer (enter or click).",
+    "order": "Put the lines in order: shift+↑/↓ (or K/J, or the buttons) move a line; ctrl+s submits.",
+    "code": "Write the code in the editor; ctrl+s submits, ctrl+o opens it in $EDITOR.",
+    "fix": "Repair the code in the editor; ctrl+s submits, ctrl+o opens it in $EDITOR.",
+}
+
+
+class DrillScreen(Screen[bool | None]):
+    """One drill, one variant (seed). Dismisses with whether it was solved (None: the learner
+    left with escape, which ends a review session)."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back / cancel", priority=True),
+        Binding("ctrl+s", "submit", "Submit"),
+        Binding("ctrl+t", "hint", "Hint"),
+        Binding("ctrl+r", "reset", "Reset"),
+        Binding("ctrl+o", "editor", "$EDITOR"),
+        Binding("ctrl+g", "watch", "Watch file", show=False),
+        Binding("ctrl+l", "lab", "Lab"),
+        Binding("ctrl+n", "next", "Next"),
+    ]
+
+    def __init__(
+        self,
+        full_id: str,
+        *,
+        queue: list[str] | None = None,
+        seed: int | None = None,
+        review: bool = False,
+    ) -> None:
+        super().__init__()
+        self.full_id = full_id
+        self.queue = queue or [full_id]
+        self.review = review
+        self._seed = seed
+        self.hints_used = 0
+        self.solved = False
+        self.started = time.monotonic()
+        self.editor_session: EditorSession | None = None
+
+    # --- layout -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        self.ref = ref = self.app.catalog.drill(self.full_id)
+        seed = self._seed if self._seed is not None else self.app.new_seed()
+        self.variant = draw_variant(ref.drill, seed)
+        drill = ref.drill
+        yield Header()
+        with VerticalScroll(id="drill-main"):
+            yield Static(self._title_text(), id="drill-title")
+            yield Markdown(self.variant.prompt, id="drill-prompt", open_links=False)
+            yield Static(KIND_HELP[drill.kind], id="drill-how")
+            yield answer_widget(drill.kind, self.variant)
+            with Horizontal(id="drill-buttons"):
+                yield Button("Submit", id="submit", variant="primary")
+                yield Button("Hint", id="hint")
+                yield Button("Reset", id="reset")
+                if drill.kind == "order":
+                    yield Button("↑", id="move-up")
+                    yield Button("↓", id="move-down")
+                if drill.kind in ("code", "fix"):
+                    yield Button("$EDITOR", id="editor")
+                if drill.lab:
+                    yield Button(f"Lab: {drill.lab}", id="lab")
+                yield Button("Next ▶", id="next", disabled=len(self.queue) < 2 and not self.review)
+            yield RunStatus(id="drill-status")
+            yield FeedbackPanel(id="feedback")
+            yield Static(id="drill-hints")
+            yield Markdown(id="drill-explain", open_links=False)
+        yield Footer()
+
+    def _title_text(self) -> Text:
+        ref = self.ref
+        text = Text()
+        text.append(ref.drill.display_title, style="bold")
+        tags = [ref.drill.kind, f"chapter {ref.chapter}"]
+        if ref.drill.quiz:
+            tags.append("quiz")
+        if self.review:
+            tags.append("review: a fresh variant")
+        if self.app.store.mastered(self.full_id):
+            tags.append("mastered ✓")
+        text.append("   " + " · ".join(tags), style="dim")
+        return text
+
+    def on_mount(self) -> None:
+        self.title = "Review" if self.review else f"Drill · chapter {self.ref.chapter}"
+        self.query_one("#feedback", FeedbackPanel).display = False
+        self.query_one("#drill-explain", Markdown).display = False
+        self.query_one("#drill-hints", Static).display = False
+        if not self.review:
+            self.app.store.set_last_location("drill", self.full_id)
+        self.query_one("#answer").focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide the keys that make no sense for this drill."""
+        if not hasattr(self, "ref"):
+            return True
+        drill = self.ref.drill
+        if action in ("editor", "watch"):
+            return drill.kind in ("code", "fix")
+        if action == "lab":
+            return bool(drill.lab)
+        if action == "next":
+            return self.review or len(self.queue) > 1
+        return True
+
+    @property
+    def running(self) -> bool:
+        """Whether a grading is in progress."""
+        return any(w.group == "grade" and w.is_running for w in self.workers)
+
+    # --- answering ------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#answer")
+    def _input_submitted(self) -> None:
+        self.action_submit()
+
+    @on(OptionList.OptionSelected, "#answer")
+    def _choice_selected(self, event: OptionList.OptionSelected) -> None:
+        if isinstance(event.option_list, OrderList):
+            return
+        self.action_submit()
+
+    @on(Button.Pressed)
+    def _button(self, event: Button.Pressed) -> None:
+        actions = {
+            "submit": self.action_submit,
+            "hint": self.action_hint,
+            "reset": self.action_reset,
+            "editor": self.action_editor,
+            "lab": self.action_lab,
+            "next": self.action_next,
+            "move-up": lambda: self.query_one(OrderList).action_move(-1),
+            "move-down": lambda: self.query_one(OrderList).action_move(1),
+        }
+        action = actions.get(event.button.id or "")
+        if action:
+            action()
+
+    def action_submit(self) -> None:
+        answer = read_answer(self.ref.drill.kind, self.query_one("#answer"))
+        if not answer.strip():
+            self.notify("Type an answer first.")
+            return
+        self.grade(answer)
+
+    def grade(self, answer: str) -> None:
+        """Grade ``answer`` in the sandbox (cancelling a grading already in progress)."""
+        status = self.query_one(RunStatus)
+        status.message = "grading in the sandbox… (escape cancels)"
+        status.running = True
+        self._grade(answer)
+
+    @work(exclusive=True, group="grade", exit_on_error=False)
+    async def _grade(self, answer: str) -> None:
+        from tutor.grading.engine import grade_async
+
+        status = self.query_one(RunStatus)
+        try:
+            grade = await grade_async(self.ref, answer, self.variant.seed, self.app.sandbox)
+        except asyncio.CancelledError:
+            status.running = False
+            status.message = "cancelled: nothing was recorded"
+            raise
+        except Exception as exc:
+            status.running = False
+            status.message = f"grading failed: {exc}"
+            return
+        status.running = False
+        status.message = ""
+        self.show_grade(grade, answer)
+
+    def show_grade(self, grade: Any, answer: str) -> None:
+        """Record the attempt and draw the verdict."""
+        if str(grade.status) != "sandbox_error":
+            self.app.store.record_attempt(
+                self.full_id,
+                self.variant.seed,
+                answer,
+                bool(grade.correct),
+                str(grade.status),
+                self.hints_used,
+                round(time.monotonic() - self.started, 2),
+            )
+        self.query_one(FeedbackPanel).grade = grade
+        if grade.correct and not self.solved:
+            self.solved = True
+            explain = self.query_one("#drill-explain", Markdown)
+            if self.ref.drill.explain:
+                explain.update(
+                    "**Why:** " + draw_variant_text(self.ref.drill.explain, self.variant.params)
+                )
+                explain.display = True
+            self.query_one("#next", Button).disabled = False
+            self.query_one("#drill-title", Static).update(self._title_text())
+        self.query_one(FeedbackPanel).scroll_visible()
+
+    # --- hints, reset, lab, next ----------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        hints = self.variant.hints
+        if self.hints_used >= len(hints):
+            self.notify("No more hints for this drill." if hints else "This drill has no hints.")
+            return
+        self.hints_used += 1
+        shown = "\n".join(
+            f"Hint {i + 1}/{len(hints)}: {h}" for i, h in enumerate(hints[: self.hints_used])
+        )
+        panel = self.query_one("#drill-hints", Static)
+        panel.update(Text(shown))
+        panel.display = True
+        panel.scroll_visible()
+
+    def action_reset(self) -> None:
+        reset_answer(self.ref.drill.kind, self.query_one("#answer"), self.variant)
+        self.query_one(FeedbackPanel).grade = None
+        self.query_one("#answer").focus()
+
+    def action_lab(self) -> None:
+        lab = self.ref.drill.lab
+        if not lab:
+            self.notify("This drill names no lab.")
+            return
+        self.post_message(OpenLab(lab, {"setup": self.variant.setup}))
+
+    def action_next(self) -> None:
+        if self.review:
+            self.dismiss(self.solved)
+            return
+        index = self.queue.index(self.full_id) if self.full_id in self.queue else -1
+        if index + 1 >= len(self.queue):
+            self.notify("That was the last drill of this list.")
+            return
+        nxt = self.queue[index + 1]
+        self.app.switch_screen(DrillScreen(nxt, queue=self.queue))
+
+    def action_back(self) -> None:
+        if self.running:
+            self.workers.cancel_group(self, "grade")
+            return
+        if isinstance(self.focused, TextArea):
+            self.query_one("#submit", Button).focus()  # leave the editor first
+            return
+        if self.editor_session and self.editor_session.watching:
+            self.action_watch()
+            return
+        self.dismiss(None if self.review else self.solved)
+
+    # --- $EDITOR and watch mode -----------------------------------------------------------------
+
+    def _session(self) -> EditorSession:
+        if self.editor_session is None:
+            self.editor_session = EditorSession(self.full_id, self.ref.drill.kind)
+        return self.editor_session
+
+    def action_editor(self) -> None:
+        if self.ref.drill.kind not in ("code", "fix"):
+            self.notify("$EDITOR is for code and fix drills.")
+            return
+        session = self._session()
+        session.write(read_answer(self.ref.drill.kind, self.query_one("#answer")))
+        try:
+            with self.app.suspend():
+                session.edit()
+        except Exception as exc:  # headless, or no editor
+            self.notify(f"Could not open $EDITOR: {exc}", severity="error")
+            return
+        self.refresh(layout=True)
+        self._take_file(session.read())
+
+    def action_watch(self) -> None:
+        if self.ref.drill.kind not in ("code", "fix"):
+            self.notify("Watch mode is for code and fix drills.")
+            return
+        session = self._session()
+        if session.watching:
+            session.watching = False
+            self.workers.cancel_group(self, "watch")
+            self.query_one(RunStatus).message = "stopped watching"
+            return
+        session.write(read_answer(self.ref.drill.kind, self.query_one("#answer")))
+        session.watching = True
+        self.query_one(RunStatus).message = f"watching {session.path}: save it to re-grade"
+        self._watch(session)
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self, session: EditorSession) -> None:
+        """Re-grade whenever the watched file is saved (like rustlings)."""
+        while session.watching:
+            await asyncio.sleep(0.3)
+            if session.changed():
+                self._take_file(session.read())
+
+    def _take_file(self, text: str) -> None:
+        widget = self.query_one("#answer")
+        kind = self.ref.drill.kind
+        if kind in ("code", "fix"):
+            widget.load_text(text)  # type: ignore[attr-defined]
+        if text.strip():
+            self.grade(text)
+
+
+def draw_variant_text(text: str, params: dict[str, Any]) -> str:
+    """Render prose with the variant's params."""
+    from tutor.grading.variants import render_prose
+
+    return render_prose(text, params)

@@ -1,0 +1,80 @@
+"""A list of drills (one chapter's, or all) with their mastery; enter opens one."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.ui.messages import OpenDrill
+
+
+class DrillListScreen(Screen[None]):
+    """The drills of ``chapter`` (every drill when None): ✓ mastered, · tried, ○ new."""
+
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def __init__(self, chapter: int | None = None) -> None:
+        super().__init__()
+        self.chapter = chapter
+
+    def _refs(self) -> list:
+        catalog = self.app.catalog
+        return catalog.drills() if self.chapter is None else catalog.drills_for(self.chapter)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="drills-head")
+        yield OptionList(id="drill-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "All drills" if self.chapter is None else f"Drills · chapter {self.chapter}"
+        self.refresh_list()
+        self.query_one(OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_list()
+
+    def refresh_list(self) -> None:
+        """Redraw the list with current mastery."""
+        store = self.app.store
+        refs = self._refs()
+        mastered = store.mastered_set()
+        tried = {a.drill for a in store.attempts()}
+        options = []
+        for ref in refs:
+            mark = "✓" if ref.full_id in mastered else ("·" if ref.full_id in tried else "○")
+            text = Text()
+            text.append(f"{mark} ", style="bold green" if mark == "✓" else "")
+            text.append(f"{ref.drill.display_title:<40}", style="bold")
+            text.append(f" {ref.drill.kind:<8}", style="dim")
+            if ref.drill.quiz:
+                text.append(" quiz", style="bold")
+            if self.chapter is None:
+                text.append(f"  ch {ref.chapter}", style="dim")
+            options.append(Option(text, id=ref.full_id))
+        chapter = "" if self.chapter is None else f"Chapter {self.chapter}: "
+        head = Text(f"{chapter}{sum(r.full_id in mastered for r in refs)}/{len(refs)} mastered")
+        head.append("   ✓ mastered · tried ○ new   enter opens a drill", style="dim")
+        self.query_one("#drills-head", Static).update(head)
+        listing = self.query_one(OptionList)
+        keep = listing.highlighted
+        listing.clear_options()
+        if options:
+            listing.add_options(options)
+            listing.highlighted = min(keep or 0, len(options) - 1)
+        else:
+            listing.add_option(Option("No drills here yet.", disabled=True))
+
+    @on(OptionList.OptionSelected)
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.post_message(OpenDrill(event.option.id, [r.full_id for r in self._refs()]))
+
+    def action_back(self) -> None:
+        self.dismiss()

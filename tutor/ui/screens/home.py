@@ -1,0 +1,133 @@
+"""The home screen: the twelve chapters, overall progress, reviews due, continue."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLesson, OpenReviews
+from tutor.ui.screens.progress_view import ChapterView, chapter_views
+from tutor.ui.widgets.chapter_detail import ChapterDetail
+from tutor.ui.widgets.chapter_list import ChapterList
+
+
+def summary_text(views: list[ChapterView], due: int, resume: str | None) -> Text:
+    """The line above the chapter list."""
+    done = sum(v.done for v in views)
+    text = Text()
+    text.append(f" {done}/{len(views)} chapters", style="bold")
+    text.append(" done  ·  ")
+    text.append(f"{due} review{'s' if due != 1 else ''} due today", style="bold" if due else "")
+    if due:
+        text.append(" (r)")
+    if resume:
+        text.append("  ·  continue: ")
+        text.append(resume, style="bold")
+        text.append(" (c)")
+    return text
+
+
+class HomeScreen(Screen[None]):
+    """Chapters by part with progress; the mediator between the list and the detail panel."""
+
+    BINDINGS = [
+        Binding("enter", "lesson", "Read", show=False),
+        Binding("d", "drills", "Drills"),
+        Binding("r", "reviews", "Reviews"),
+        Binding("c", "continue", "Continue"),
+        Binding("l", "labs", "Labs"),
+        Binding("D", "doctor", "Doctor"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="home-summary")
+        with Horizontal(id="home-body"):
+            yield ChapterList(id="chapters")
+            yield ChapterDetail(id="chapter-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_progress()
+        self.query_one(ChapterList).focus()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_progress()
+
+    def refresh_progress(self) -> None:
+        """Re-read progress from the store and redraw."""
+        app = self.app
+        self._views = {v.number: v for v in chapter_views(app.catalog, app.store)}
+        known = {ref.full_id for ref in app.catalog.drills()}
+        due = [d for d in app.store.due_reviews() if d in known]
+        resume = self.app.resume_label()
+        self.query_one("#home-summary", Static).update(
+            summary_text(list(self._views.values()), len(due), resume)
+        )
+        chapters = self.query_one(ChapterList)
+        chapters.chapters = list(self._views.values())
+        self._show(chapters.current)
+
+    def _show(self, number: int | None) -> None:
+        self.query_one(ChapterDetail).view = self._views.get(number) if number else None
+
+    @on(ChapterList.Highlighted)
+    def _highlighted(self, event: ChapterList.Highlighted) -> None:
+        self._show(event.chapter)
+
+    @on(ChapterList.Chosen)
+    def _chosen(self, event: ChapterList.Chosen) -> None:
+        self._open(event.chapter)
+
+    @on(ChapterDetail.Action)
+    def _detail_action(self, event: ChapterDetail.Action) -> None:
+        if event.what == "lesson":
+            self.post_message(OpenLesson(event.chapter))
+        else:
+            self.post_message(OpenDrills(event.chapter))
+
+    def _open(self, number: int) -> None:
+        view = self._views.get(number)
+        if view is None:
+            return
+        if view.has_lesson:
+            self.post_message(OpenLesson(number))
+        elif view.drills_total:
+            self.post_message(OpenDrills(number))
+        else:
+            self.notify(f"Chapter {number} is not yet available.", title="Not yet")
+
+    def action_lesson(self) -> None:
+        number = self.query_one(ChapterList).current
+        if number:
+            self._open(number)
+
+    def action_drills(self) -> None:
+        number = self.query_one(ChapterList).current
+        self.post_message(OpenDrills(number))
+
+    def action_reviews(self) -> None:
+        self.post_message(OpenReviews())
+
+    def action_doctor(self) -> None:
+        self.post_message(OpenDoctor())
+
+    def action_labs(self) -> None:
+        self.app.action_pick_lab()
+
+    def action_continue(self) -> None:
+        location = self.app.resume_location()
+        if location is None:
+            self.notify("Nothing to continue yet: pick a chapter.")
+            return
+        kind, ident = location
+        if kind == "lesson":
+            self.post_message(OpenLesson(int(ident)))
+        elif kind == "drill":
+            self.post_message(OpenDrill(ident))

@@ -1,0 +1,238 @@
+"""The lesson reader: Markdown mounted in chunks, runnable snippets, labs, the chapter's drills."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
+from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts, parse_lab_href
+from tutor.ui.widgets.snippet import SnippetView
+
+#: chunks mounted before the first frame; the rest follow in batches
+FIRST_CHUNKS = 6
+BATCH = 4
+
+
+def part_widget(part: Prose | object) -> Widget:
+    """The widget that draws one part of a lesson."""
+    if isinstance(part, Prose):
+        return Markdown(part.text, open_links=False, classes="lesson-prose")
+    return SnippetView(part.index, part.code, part.output)  # type: ignore[attr-defined]
+
+
+class LessonScreen(Screen[None]):
+    """Reads the lesson of one chapter; mediates between snippets and the sandbox."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("r", "run_visible", "Run snippet"),
+        Binding("l", "labs", "Labs"),
+        Binding("m", "mark_read", "Mark read"),
+        Binding("d", "drills", "Drills"),
+        Binding("tab", "app.focus_next", "Next snippet", show=False),
+    ]
+
+    def __init__(self, chapter: int) -> None:
+        super().__init__()
+        self.chapter = chapter
+        self.lesson = None
+        self._parts: list = []
+        self._running: SnippetView | None = None
+
+    def compose(self) -> ComposeResult:
+        lesson = self.app.catalog.lessons[self.chapter]
+        self.lesson = lesson
+        self._parts = lesson_parts(lesson.body)
+        yield Header()
+        with Horizontal(id="lesson-body"):
+            with VerticalScroll(id="lesson-scroll"):
+                head = Text()
+                head.append(f"Chapter {lesson.chapter} · {lesson.title}\n", style="bold")
+                head.append(lesson.thesis, style="italic")
+                if lesson.torch:
+                    head.append(f"\noutputs recorded with torch {lesson.torch}", style="dim")
+                yield Static(head, id="lesson-head")
+                for part in self._parts[:FIRST_CHUNKS]:
+                    yield part_widget(part)
+            with Vertical(id="lesson-side"):
+                yield Static("In this chapter", classes="side-title")
+                yield OptionList(id="lesson-drills")
+                yield Static(id="lesson-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"Lesson {self.chapter}"
+        self.app.store.set_last_location("lesson", str(self.chapter))
+        self._fill_side()
+        self._mount_rest()
+        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        self.watch(scroll, "scroll_y", self._scrolled, init=False)
+        scroll.focus()
+
+    def on_screen_resume(self) -> None:
+        self._fill_side()
+
+    @work(exclusive=True, group="lesson-mount")
+    async def _mount_rest(self) -> None:
+        """Mount the remaining chunks a batch at a time, yielding to the UI between batches."""
+        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        rest = self._parts[FIRST_CHUNKS:]
+        for start in range(0, len(rest), BATCH):
+            await scroll.mount_all([part_widget(p) for p in rest[start : start + BATCH]])
+            await asyncio.sleep(0)
+        self.query_one("#lesson-status", Static).update(self._status_text())
+
+    @property
+    def fully_mounted(self) -> bool:
+        """Whether every chunk of the lesson is in the document."""
+        return len(self.query(".lesson-prose")) + len(self.query(SnippetView)) == len(self._parts)
+
+    def _scrolled(self, scroll_y: float) -> None:
+        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        if self.fully_mounted and scroll_y >= scroll.max_scroll_y - 1 and scroll.max_scroll_y > 0:
+            self._mark_read(quiet=True)
+
+    # --- side panel -------------------------------------------------------------------------
+
+    def _fill_side(self) -> None:
+        store = self.app.store
+        refs = self.app.catalog.drills_for(self.chapter)
+        options = []
+        for ref in refs:
+            mark = "✓" if store.mastered(ref.full_id) else "·"
+            quiz = " (quiz)" if ref.drill.quiz else ""
+            options.append(Option(f"{mark} {ref.drill.display_title}{quiz}", id=ref.full_id))
+        if not options:
+            options.append(Option("no drills yet", disabled=True))
+        drills = self.query_one("#lesson-drills", OptionList)
+        drills.clear_options()
+        drills.add_options(options)
+        self.query_one("#lesson-status", Static).update(self._status_text())
+
+    def _status_text(self) -> Text:
+        read = self.app.store.lesson_read(self.chapter)
+        text = Text("lesson read ✓" if read else "not read yet · m marks it read")
+        labs = self._labs()
+        if labs:
+            text.append(f"\nlabs (l): {', '.join(dict.fromkeys(n for _, n, _ in labs))}")
+        return text
+
+    @on(OptionList.OptionSelected, "#lesson-drills")
+    def _drill_chosen(self, event: OptionList.OptionSelected) -> None:
+        queue = [r.full_id for r in self.app.catalog.drills_for(self.chapter)]
+        if event.option.id:
+            self.post_message(OpenDrill(event.option.id, queue))
+
+    # --- snippets ---------------------------------------------------------------------------
+
+    @on(SnippetView.RunRequested)
+    def _run_requested(self, event: SnippetView.RunRequested) -> None:
+        view = next(v for v in self.query(SnippetView) if v.index == event.index)
+        self.run_snippet(view)
+
+    def run_snippet(self, view: SnippetView) -> None:
+        """Run ``view``'s code in the shared sandbox (cancelling any run in progress)."""
+        if self._running is not None:
+            self._running.running = False
+        self._running = view
+        view.running = True
+        self._run(view)
+
+    @work(exclusive=True, group="snippet", exit_on_error=False)
+    async def _run(self, view: SnippetView) -> None:
+        try:
+            result = await self.app.sandbox.run(view.code)
+        except asyncio.CancelledError:
+            view.running = False
+            view.live = None
+            view._live(Text("cancelled", style="italic"), "")
+            raise
+        except Exception as exc:
+            view.running = False
+            view._live(Text(f"the sandbox failed: {exc}"), "", "-differs")
+            return
+        finally:
+            if self._running is view:
+                self._running = None
+        view.running = False
+        view.live = result
+
+    def action_run_visible(self) -> None:
+        focused = self.focused
+        if isinstance(focused, SnippetView):
+            self.run_snippet(focused)
+            return
+        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        top = scroll.scroll_y
+        for view in self.query(SnippetView):
+            if view.virtual_region.y + view.virtual_region.height > top:
+                view.focus()
+                self.run_snippet(view)
+                return
+        self.notify("No snippet below this point.")
+
+    # --- labs, reading, navigation ----------------------------------------------------------
+
+    def _labs(self) -> list[tuple[str, str, dict[str, str] | None]]:
+        links = lab_links(self.lesson.body) if self.lesson else []
+        named = {name for _, name, _ in links}
+        extra = [(name, name, None) for name in self.lesson.labs if name not in named]
+        return links + extra
+
+    @on(Markdown.LinkClicked)
+    def _link(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        parsed = parse_lab_href(event.href)
+        if parsed:
+            self.post_message(OpenLab(parsed[0], parsed[1]))
+        else:
+            self.app.open_url(event.href)
+
+    def action_labs(self) -> None:
+        labs = self._labs()
+        if not labs:
+            self.notify("This lesson links no labs.")
+        elif len(labs) == 1:
+            _, name, preset = labs[0]
+            self.post_message(OpenLab(name, preset))
+        else:
+            from tutor.ui.screens.pickers import LinkPicker
+
+            def chosen(index: int | None) -> None:
+                if index is not None:
+                    _, name, preset = labs[index]
+                    self.post_message(OpenLab(name, preset))
+
+            self.app.push_screen(LinkPicker([text for text, _, _ in labs]), chosen)
+
+    def action_mark_read(self) -> None:
+        self._mark_read(quiet=False)
+
+    def _mark_read(self, quiet: bool) -> None:
+        store = self.app.store
+        if store.lesson_read(self.chapter):
+            if not quiet:
+                self.notify("Already marked read.")
+            return
+        store.mark_lesson_read(self.chapter)
+        self.query_one("#lesson-status", Static).update(self._status_text())
+        self.notify(f"Lesson {self.chapter} marked read.")
+
+    def action_drills(self) -> None:
+        self.post_message(OpenDrills(self.chapter))
+
+    def action_back(self) -> None:
+        if self._running is not None:
+            self.workers.cancel_group(self, "snippet")
+            return
+        self.dismiss()

@@ -1,0 +1,67 @@
+"""What the home screen shows for each chapter, computed from the catalog and the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MASTERY_RULE = (
+    "A drill is mastered once answered correctly with at most one hint. "
+    "A chapter is done when its lesson is read and every quiz drill is mastered."
+)
+
+
+@dataclass(frozen=True)
+class ChapterView:
+    """One chapter's progress, ready to draw."""
+
+    number: int
+    title: str
+    thesis: str
+    part: str
+    has_lesson: bool
+    lesson_read: bool
+    drills_mastered: int
+    drills_total: int
+    quiz_mastered: int
+    quiz_total: int
+    labs: tuple[str, ...] = field(default_factory=tuple)
+    complete: bool = False
+    """The store's verdict: lesson read and every quiz drill (at least one) mastered."""
+
+    @property
+    def available(self) -> bool:
+        """Whether there is anything to study yet (a lesson or drills)."""
+        return self.has_lesson or self.drills_total > 0
+
+    @property
+    def done(self) -> bool:
+        """Lesson read and every quiz drill mastered."""
+        return self.has_lesson and self.complete
+
+
+def chapter_views(catalog: Any, store: Any) -> list[ChapterView]:
+    """Every chapter of the catalog with its progress in the store."""
+    views = []
+    for chapter in catalog.chapters:
+        refs = catalog.drills_for(chapter.number)
+        status = store.chapter_status(
+            chapter.number, [r.full_id for r in refs], [r.full_id for r in refs if r.drill.quiz]
+        )
+        views.append(
+            ChapterView(
+                number=chapter.number,
+                title=chapter.title,
+                thesis=chapter.thesis,
+                part=chapter.part,
+                has_lesson=chapter.number in catalog.lessons,
+                lesson_read=status.lesson_read,
+                drills_mastered=status.mastered,
+                drills_total=status.total,
+                quiz_mastered=status.quiz_mastered,
+                quiz_total=status.quiz_total,
+                labs=tuple(chapter.labs),
+                complete=status.done,
+            )
+        )
+    return views

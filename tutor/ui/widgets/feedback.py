@@ -1,0 +1,53 @@
+"""The verdict and feedback of the last grading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+VERDICTS = {
+    "correct": "✓ Correct",
+    "wrong": "✗ Not quite",
+    "invalid": "? Could not read that answer",
+    "error": "✗ Your code raised an error",
+    "timeout": "⏱ Timed out",
+    "memory": "✗ Used too much memory",
+    "output_limit": "✗ Printed too much",
+    "crashed": "✗ Crashed",
+    "forbidden": "✗ Uses something this drill forbids",
+    "sandbox_error": "! The sandbox failed (not your fault)",
+}
+
+
+def verdict_title(grade: Any) -> str:
+    """A short headline for a grade."""
+    if grade.correct:
+        return VERDICTS["correct"]
+    return VERDICTS.get(str(grade.status), f"✗ {grade.status}")
+
+
+class FeedbackPanel(Static):
+    """Draws ``grade`` (a tutor.grading Grade): verdict, feedback, targeted hint, expected."""
+
+    grade: reactive[Any] = reactive(None)
+    """The last Grade (None before the first answer)."""
+
+    def watch_grade(self, grade: Any) -> None:
+        self.display = grade is not None
+        if grade is None:
+            return
+        self.set_class(bool(grade.correct), "-correct")
+        self.set_class(not grade.correct, "-wrong")
+        self.border_title = verdict_title(grade)
+        parts: list[Text] = []
+        if grade.feedback:
+            parts.append(Text(grade.feedback))
+        if not grade.correct and getattr(grade, "hint", None):
+            parts.append(Text.assemble(("\nTry this: ", "bold"), grade.hint))
+        if grade.correct and grade.expected:
+            parts.append(Text.assemble(("\ntorch says: ", "bold"), grade.expected))
+        self.update(Group(*parts) if parts else Text(""))

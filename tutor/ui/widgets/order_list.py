@@ -1,0 +1,50 @@
+"""A list of lines the learner puts in order (keys or mouse)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+
+class OrderList(OptionList):
+    """Lines in the learner's current order; shift+up/down (or K/J) move the highlighted one."""
+
+    BINDINGS = [
+        Binding("shift+up,ctrl+up,K", "move(-1)", "Move up"),
+        Binding("shift+down,ctrl+down,J", "move(1)", "Move down"),
+    ]
+
+    lines: reactive[list[str]] = reactive(list, always_update=True)
+    """The lines, in the order the learner has put them."""
+
+    @dataclass
+    class Changed(Message):
+        """The order changed."""
+
+        lines: list[str]
+
+    def watch_lines(self, lines: list[str]) -> None:
+        keep = self.highlighted
+        self.clear_options()
+        self.add_options(
+            [Option(Text.assemble((f"{i + 1:>2}  ", "dim"), line)) for i, line in enumerate(lines)]
+        )
+        if lines:
+            self.highlighted = min(keep or 0, len(lines) - 1)
+
+    def action_move(self, delta: int) -> None:
+        """Move the highlighted line up (-1) or down (+1)."""
+        i = self.highlighted
+        if i is None or not 0 <= i + delta < len(self.lines):
+            return
+        lines = list(self.lines)
+        lines[i], lines[i + delta] = lines[i + delta], lines[i]
+        self.lines = lines
+        self.highlighted = i + delta
+        self.post_message(self.Changed(lines))

@@ -1,0 +1,102 @@
+"""A runnable lesson snippet: the code, its recorded output, and the live output beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+
+def run_output(result: Any) -> str:
+    """What a run printed, the way lessons record it (stdout, then `Type: message`)."""
+    out = result.stdout
+    if result.exception is not None:
+        if out and not out.endswith("\n"):
+            out += "\n"
+        out += f"{result.exception.type}: {result.exception.message}\n"
+    return out
+
+
+def same_output(recorded: str | None, live: str) -> bool:
+    """Whether the live output matches the recorded one (trailing whitespace aside)."""
+    if recorded is None:
+        return False
+    return [line.rstrip() for line in recorded.strip().splitlines()] == [
+        line.rstrip() for line in live.strip().splitlines()
+    ]
+
+
+class SnippetView(Vertical, can_focus=True):
+    """One snippet; focus it and press r (or click ▶ run) to run it in the sandbox."""
+
+    BINDINGS = [Binding("r", "run", "Run snippet")]
+
+    running: reactive[bool] = reactive(False)
+    """Whether a run of this snippet is in progress."""
+    live: reactive[Any] = reactive(None)
+    """The RunResult of the last run (None before the first)."""
+
+    @dataclass
+    class RunRequested(Message):
+        """The learner asked to run snippet ``index``."""
+
+        index: int
+
+    def __init__(self, index: int, code: str, recorded: str | None) -> None:
+        super().__init__(classes="snippet")
+        self.index = index
+        self.code = code
+        self.recorded = recorded
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"▶ run (r) · snippet {self.index + 1}"), classes="snippet-head")
+        yield Static(
+            Syntax(self.code.rstrip("\n"), "python", theme="ansi_dark", word_wrap=True),
+            classes="snippet-code",
+        )
+        with Horizontal(classes="snippet-outputs"):
+            recorded = Static(Text(self.recorded or "(no recorded output)"), classes="recorded")
+            recorded.border_title = "recorded"
+            yield recorded
+            live = Static(Text("press r to run it live", style="dim"), classes="live")
+            live.border_title = "live"
+            yield live
+
+    def on_click(self, event: Any) -> None:
+        if getattr(event.widget, "has_class", lambda _c: False)("snippet-head"):
+            self.post_message(self.RunRequested(self.index))
+
+    def action_run(self) -> None:
+        self.post_message(self.RunRequested(self.index))
+
+    def watch_running(self, running: bool) -> None:
+        if running:
+            self._live(Text("running… (escape cancels)", style="italic"), "live")
+
+    def watch_live(self, result: Any) -> None:
+        if result is None:
+            return
+        if result.status in ("ok", "error"):
+            out = run_output(result)
+            match = same_output(self.recorded, out)
+            subtitle = "matches the recorded output ✓" if match else "differs from the recording"
+            self._live(
+                Text(out or "(printed nothing)"), subtitle, "-match" if match else "-differs"
+            )
+        else:
+            self._live(Text(f"{result.status}: {result.reason}\n{result.stdout}"), "", "-differs")
+
+    def _live(self, text: Text, subtitle: str, state: str = "") -> None:
+        live = self.query_one(".live", Static)
+        live.update(text)
+        live.border_subtitle = subtitle
+        live.set_class(state == "-match", "-match")
+        live.set_class(state == "-differs", "-differs")
