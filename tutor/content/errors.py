@@ -266,4 +266,5 @@ def _problem(located: _Located, data: Any, locator: _Shifted) -> Problem:
     else:
         message = type_message(error, value if value is not _MISSING else None, path)
     line, col = where
-    return Problem(locator.file, line, col, dotted((*locator.prefix, *field)), message)
+    name = dotted((*locator.prefix, *field)) or "document"
+    return Problem(locator.file, line, col, name, message)
