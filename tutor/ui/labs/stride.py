@@ -1,0 +1,137 @@
+"""The stride-map lab: type a tensor expression, see its logical grid and its storage strip
+linked by the cursor, the offset arithmetic, shared storage, and what view/reshape do."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from tutor.probes.data_stride_map import StrideMap
+from tutor.ui.widgets.run_status import RunStatus
+from tutor.ui.widgets.stride_facts import StrideFacts, ViewVerdict
+from tutor.ui.widgets.stride_grid import StrideGrid, short
+from tutor.ui.widgets.stride_strip import StorageStrip
+
+DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
+PROBE = "tutor.probes.stride_map:stride_map"
+
+
+class StrideLab(Screen[None]):
+    """The stride map. Preset keys: ``expr``, ``setup`` (a drill's setup code), ``view``."""
+
+    CSS_PATH = "stride.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+e", "focus_expr", "Expression"),
+        Binding("ctrl+w", "focus_view", "Try view"),
+    ]
+
+    def __init__(self, preset: dict[str, str] | None = None) -> None:
+        super().__init__()
+        preset = preset or {}
+        self.expr = preset.get("expr") or DEFAULT_EXPR
+        """The expression last run."""
+        self.setup = preset.get("setup", "")
+        """Code run before the expression (its names are in scope)."""
+        self.view_shape = preset.get("view", "-1")
+        """The shape "try view" asks for."""
+        self.data: StrideMap | None = None
+        """The last stride map drawn."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="stride-inputs"):
+            yield Input(self.expr, placeholder="a tensor expression", id="stride-expr")
+            yield Input(self.view_shape, placeholder="view shape", id="stride-view")
+        yield RunStatus(id="stride-status")
+        yield Static(id="stride-error")
+        with Horizontal(id="stride-body"):
+            with Vertical(id="stride-grid"):
+                yield StrideGrid(id="grid")
+                yield Static(id="stride-arith")
+            yield StrideFacts(id="stride-facts")
+        yield StorageStrip(id="stride-strip")
+        yield ViewVerdict(id="stride-verdict")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Stride map"
+        self.sub_title = "setup: " + self.setup.splitlines()[0] if self.setup else ""
+        if getattr(self.app, "sandbox", None) is not None:
+            self.probe()
+
+    # --- running the probe --------------------------------------------------------------
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.expr = self.query_one("#stride-expr", Input).value.strip()
+        self.view_shape = self.query_one("#stride-view", Input).value.strip() or "-1"
+        if self.expr:
+            self.probe()
+
+    @work(exclusive=True)
+    async def probe(self) -> None:
+        """Run the stride-map probe on the current expression in the sandbox."""
+        status = self.query_one(RunStatus)
+        status.running, status.message = True, f"running {self.expr}"
+        try:
+            result = await self.app.sandbox.call(
+                PROBE,
+                timeout=5.0,
+                memory_mb=768,
+                expr=self.expr,
+                setup=self.setup,
+                view=self.view_shape,
+            )
+        finally:
+            status.running = False
+        if result.ok:
+            self.show(StrideMap.model_validate(result.value))
+            status.message = "←↑↓→ move · [ ] page · v values · ctrl+e expression · ctrl+w view"
+            self.query_one(StrideGrid).focus()
+        else:
+            message = result.exception.message if result.exception else result.reason
+            self.show_error(message or str(result.status))
+            status.message = "fix the expression and press enter"
+
+    def show(self, data: StrideMap) -> None:
+        """Draw ``data`` (also used by tests with recorded data)."""
+        self.data = data
+        self.query_one("#stride-error", Static).set_class(False, "-shown")
+        self.query_one(StrideFacts).data = data
+        strip = self.query_one(StorageStrip)
+        strip.data = data
+        self.query_one(ViewVerdict).verdict = data.view
+        self.query_one(StrideGrid).data = data
+
+    def show_error(self, message: str) -> None:
+        """Say what went wrong, in place of a traceback."""
+        error = self.query_one("#stride-error", Static)
+        error.update(message)
+        error.set_class(True, "-shown")
+
+    # --- linking the pictures -------------------------------------------------------------
+
+    @on(StrideGrid.CursorMoved)
+    def cursor_moved(self, event: StrideGrid.CursorMoved) -> None:
+        data = self.data
+        self.query_one(StorageStrip).focus_offset = event.offset
+        if data is None:
+            return
+        where = "t[" + ", ".join(map(str, event.index)) + "]"
+        line = f"{where} → offset {data.arithmetic(event.index)}"
+        if data.values is not None and event.offset is not None and data.strip_len:
+            k = event.offset - data.strip_start
+            if data.strip_values is not None and 0 <= k < data.strip_len:
+                line += f"  value {short(data.strip_values[k])}"
+        self.query_one("#stride-arith", Static).update(line)
+
+    def action_focus_expr(self) -> None:
+        self.query_one("#stride-expr", Input).focus()
+
+    def action_focus_view(self) -> None:
+        self.query_one("#stride-view", Input).focus()
