@@ -1,0 +1,224 @@
+"""The forked child of the zygote: prepare the process, run the learner's code (or a probe),
+report the outcome on the result pipe, and ``os._exit``.
+
+Runtime side only: imports torch. Nothing here returns to the zygote's loop.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import errno
+import importlib
+import io
+import json
+import linecache
+import os
+import re
+import signal
+import sys
+import traceback
+
+import torch
+
+from tutor.sandbox.limits import Limits, apply_rlimits
+from tutor.sandbox.reaper import PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, prctl
+
+#: the file name learner code is compiled under; traceback frames are filtered on it
+ANSWER = "<answer>"
+TARGET = re.compile(
+    r"^tutor\.probes\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
+)
+#: exit codes the agent uses when it cannot report through the result pipe
+SETUP_FAILED = 111
+RESULT_LOST = 112
+
+
+class Job:
+    """What the zygote hands to the child: the request, its pipes and how to drop privileges."""
+
+    def __init__(
+        self,
+        request: dict,
+        out_fd: int,
+        err_fd: int,
+        res_fd: int,
+        scratch: str,
+        base_vm: int,
+        uid: int | None,
+        nproc: int | None,
+    ) -> None:
+        self.request = request
+        self.out_fd, self.err_fd, self.res_fd = out_fd, err_fd, res_fd
+        self.scratch = scratch
+        self.base_vm = base_vm
+        self.uid = uid
+        self.nproc = nproc
+        self.limits = Limits.from_json(request.get("limits", {}))
+
+
+def child_main(job: Job) -> None:
+    """Entry point in the forked child. Never returns."""
+    try:
+        _prepare(job)
+    except BaseException:  # noqa: BLE001 - anything here means no sandbox; refuse to run
+        try:
+            os.write(2, traceback.format_exc().encode()[-2000:])
+        finally:
+            os._exit(SETUP_FAILED)
+    report = _execute(job.request)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        data = json.dumps(report).encode()
+        view = memoryview(data)
+        while view:
+            view = view[os.write(3, view) :]
+        os.close(3)
+    except BaseException:  # noqa: BLE001
+        os._exit(RESULT_LOST)
+    os._exit(0)
+
+
+def _prepare(job: Job) -> None:
+    """Session, descriptors, scratch dir, environment, rlimits, user, signals, threads."""
+    os.setsid()
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(job.out_fd, 1)
+    os.dup2(job.err_fd, 2)
+    os.dup2(job.res_fd, 3)
+    os.closerange(4, 65536)
+    for sig in (
+        signal.SIGINT,
+        signal.SIGTERM,
+        signal.SIGPIPE,
+        signal.SIGXCPU,
+        signal.SIGXFSZ,
+        signal.SIGCHLD,
+        signal.SIGHUP,
+        signal.SIGUSR1,
+        signal.SIGUSR2,
+    ):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python normally runs: BrokenPipeError
+    os.chdir(job.scratch)
+    os.environ.clear()
+    os.environ.update(
+        PATH="/usr/local/bin:/usr/bin:/bin",
+        HOME=job.scratch,
+        TMPDIR=job.scratch,
+        LANG="C.UTF-8",
+        LC_ALL="C.UTF-8",
+        PYTHONIOENCODING="utf-8",
+    )
+    import tempfile
+
+    tempfile.tempdir = job.scratch
+    apply_rlimits(job.limits, job.base_vm, job.nproc)
+    if os.geteuid() == 0 and job.uid is not None:
+        os.setgroups([])
+        os.setresgid(job.uid, job.uid, job.uid)
+        os.setresuid(job.uid, job.uid, job.uid)
+        if os.geteuid() == 0 or os.getuid() == 0:
+            raise RuntimeError("could not drop root")
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    prctl(PR_SET_DUMPABLE, 1)
+    torch.set_num_threads(max(1, job.limits.threads))
+    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
+    sys.stdout = io.TextIOWrapper(
+        io.FileIO(1, "w", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        write_through=True,
+    )
+    sys.stderr = io.TextIOWrapper(
+        io.FileIO(2, "w", closefd=False),
+        encoding="utf-8",
+        errors="backslashreplace",
+        write_through=True,
+    )
+    sys.argv = [ANSWER]
+
+
+def _execute(request: dict) -> dict:
+    """Run the code or call the probe; describe the outcome as a JSON-ready dict."""
+    try:
+        if request.get("op") == "call":
+            value = _call(request["target"], request.get("kwargs") or {})
+            return {"kind": "ok", "value": value}
+        _run(request["code"])
+        return {"kind": "ok", "value": None}
+    except SystemExit as exc:
+        code = exc.code
+        if code is None or code == 0:
+            return {"kind": "ok", "value": None}
+        return {
+            "kind": "exit",
+            "code": code if isinstance(code, int) else 1,
+            "exception": _describe(exc, request),
+        }
+    except MemoryError as exc:
+        return {"kind": "memory", "exception": _describe(exc, request)}
+    except BaseException as exc:  # noqa: BLE001 - the learner's exception is the verdict
+        return {"kind": _kind_of(exc), "exception": _describe(exc, request)}
+
+
+def _run(code: str) -> None:
+    """Execute learner code in fresh globals with torch, nn and F pre-imported."""
+    linecache.cache[ANSWER] = (len(code), None, code.splitlines(True), ANSWER)
+    compiled = compile(code, ANSWER, "exec")
+    scope = {
+        "__name__": "__main__",
+        "__builtins__": builtins,
+        "torch": torch,
+        "nn": torch.nn,
+        "F": torch.nn.functional,
+    }
+    exec(compiled, scope)
+
+
+def _call(target: str, kwargs: dict):
+    """Import ``tutor.probes.MODULE`` and call FUNCTION(**kwargs); return JSON data."""
+    if not TARGET.match(target):
+        raise ValueError(f"refusing target {target!r}: only tutor.probes.MODULE:FUNCTION")
+    module_name, func_name = target.split(":")
+    func = getattr(importlib.import_module(module_name), func_name)
+    value = func(**kwargs)
+    if hasattr(value, "model_dump"):
+        value = value.model_dump(mode="json")
+    json.dumps(value)  # fail here, as the probe's error, if it is not JSON data
+    return value
+
+
+def _kind_of(exc: BaseException) -> str:
+    """Sort an exception into the verdict it implies: memory, file or error."""
+    text = str(exc)
+    if isinstance(exc, RuntimeError) and (
+        "can't allocate memory" in text or "bad_alloc" in text or "Cannot allocate memory" in text
+    ):
+        return "memory"
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        return "file"
+    if isinstance(exc, OSError) and exc.errno == errno.ENOMEM:
+        return "memory"
+    return "error"
+
+
+def _describe(exc: BaseException, request: dict) -> dict:
+    """Type, message and a traceback of the learner's (or the probe's) frames only."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if request.get("op") == "call":
+        here = __file__
+        frames = [f for f in frames if f.filename != here]
+    else:
+        frames = [f for f in frames if f.filename == ANSWER]
+    lines = traceback.format_list(frames)
+    message = str(exc)
+    head = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    text = ("Traceback (most recent call last):\n" + "".join(lines) if lines else "") + head
+    if isinstance(exc, SyntaxError) and exc.text:
+        text = f'  File "{ANSWER}", line {exc.lineno}\n    {exc.text.strip()}\n{head}'
+    return {"type": type(exc).__name__, "message": message[:4000], "traceback": text[-8000:]}

@@ -1,0 +1,196 @@
+"""Containment layers: bubblewrap around the runtime, rlimits and an unprivileged uid per run.
+
+Runtime side, torch-free: the zygote's launcher calls ``wrap_command`` before torch is imported
+and ``exec``s the result, so any runtime (this venv, a torch_xla venv, a VM over ssh) wraps
+itself with the Python paths it really uses.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+#: every layer the sandbox knows, strongest first, with what it protects
+LAYERS = {
+    "bwrap": "bubblewrap: no network, read-only system, private /tmp, no home, own PID namespace",
+    "rlimits": "rlimits: CPU time, address space, file size, open files, processes, no core dumps",
+    "uid": "learner code runs as a dedicated unprivileged uid",
+}
+#: first uid of the range a root-started runtime picks its dedicated sandbox uid from
+UID_BASE = 1_000_000_000
+#: capabilities the root zygote keeps inside bubblewrap (to set up and clean up each run)
+ROOT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP_FOWNER", "CAP_DAC_OVERRIDE")
+#: size of the private /tmp inside bubblewrap
+TMP_BYTES = 1024 * 1024 * 1024
+
+
+def choose_mode(requested: str | None) -> str:
+    """The layer to start with: "bwrap" when requested or available, else "rlimits"."""
+    requested = (requested or os.environ.get("TUTOR_SANDBOX") or "auto").lower()
+    if requested in ("rlimits", "none"):
+        return "rlimits"
+    if requested == "bwrap":
+        return "bwrap"
+    return "bwrap" if bwrap_works() else "rlimits"
+
+
+def bwrap_works() -> bool:
+    """Whether ``bwrap`` exists and can create the namespaces we need here."""
+    exe = shutil.which("bwrap")
+    if not exe or not sys.platform.startswith("linux"):
+        return False
+    probe = [exe, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent"]
+    if os.geteuid() != 0:
+        probe.append("--unshare-user")
+    try:
+        done = subprocess.run(
+            probe + ["true"], stdin=subprocess.DEVNULL, capture_output=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def sandbox_uid(pid: int | None = None) -> int | None:
+    """The dedicated uid for runs of this runtime when it runs as root (None otherwise)."""
+    if os.geteuid() != 0:
+        return None
+    return UID_BASE + (pid or os.getpid())
+
+
+def python_paths(project_root: str) -> list[str]:
+    """Directories the runtime's Python needs, outermost first, nested ones dropped."""
+    found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, project_root]
+    found += [os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))]
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        found.append(sysconfig.get_paths().get(key, ""))
+    cwd = os.getcwd()
+    found += [p for p in sys.path if p and os.path.realpath(p) != os.path.realpath(cwd)]
+    real = sorted({os.path.realpath(p) for p in found if p and os.path.isdir(p)})
+    shared = [os.path.realpath(p) for p in ("/tmp", "/var/tmp", "/dev/shm", "/proc", "/dev")]
+    kept: list[str] = []
+    for path in real:
+        if path in ("/", "/usr") or path.startswith("/usr/"):
+            continue
+        if any(path == s or path.startswith(s + "/") for s in shared):
+            continue  # never expose the host's shared directories inside the sandbox
+        if not any(path == k or path.startswith(k + "/") for k in kept):
+            kept.append(path)
+    return kept
+
+
+def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> list[str]:
+    """The bubblewrap command line that runs ``inner`` (the zygote) contained."""
+    exe = shutil.which("bwrap") or "bwrap"
+    cmd = [
+        exe,
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--hostname",
+        "sandbox",
+    ]
+    if os.geteuid() == 0:
+        cmd += ["--cap-drop", "ALL"]
+        for cap in ROOT_CAPS:
+            cmd += ["--cap-add", cap]
+    else:
+        cmd += ["--unshare-user"]
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            cmd += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            cmd += ["--ro-bind", top, top]
+    for item in (
+        "ld.so.cache",
+        "ld.so.conf",
+        "ld.so.conf.d",
+        "localtime",
+        "passwd",
+        "group",
+        "nsswitch.conf",
+        "alternatives",
+    ):
+        cmd += ["--ro-bind-try", f"/etc/{item}", f"/etc/{item}"]
+    cmd += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(TMP_BYTES),
+        "--tmpfs",
+        "/tmp",
+        "--tmpfs",
+        "/dev/shm",
+    ]
+    made: set[str] = set()
+    for path in python_paths(project_root):
+        for parent in _ancestors(path):
+            if parent not in made:  # bwrap would create these 0700: unreachable after the uid drop
+                made.add(parent)
+                cmd += ["--perms", "0755", "--dir", parent]
+        cmd += ["--ro-bind", path, path]
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    return cmd + ["--chdir", "/", "--"] + inner
+
+
+def _ancestors(path: str) -> list[str]:
+    """ "/a/b/c" -> ["/a", "/a/b"]."""
+    parts = path.strip("/").split("/")[:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def runtime_env(project_root: str) -> dict[str, str]:
+    """The whole environment of a runtime: nothing of the user's except what torch needs."""
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "HOME": "/nonexistent",
+        "PYTHONPATH": project_root,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",
+        "MALLOC_ARENA_MAX": "2",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "KMP_AFFINITY": "disabled",
+        "OMP_THREAD_LIMIT": str(max_threads()),
+    }
+    for key in ("PJRT_DEVICE", "TPU_VISIBLE_CHIPS", "XLA_FLAGS", "TUTOR_MAX_THREADS"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+def max_threads() -> int:
+    """The most threads a run's OpenMP pool may start, whatever it asks for."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def missing_layers(active: list[str]) -> list[str]:
+    """Plain sentences naming each protection that is not in force."""
+    missing = []
+    if "bwrap" not in active:
+        missing.append(
+            "no bubblewrap: learner code can use the network, read files your user can read, "
+            "and see other processes"
+        )
+    if "uid" not in active:
+        missing.append(
+            "no separate uid: learner code runs as your user, so it can write where you can, "
+            "kill the runtime, and a process it detaches may outlive the run"
+        )
+    if "rlimits" not in active:
+        missing.append("no rlimits: CPU, memory and file size are not limited")
+    return missing

@@ -1,0 +1,298 @@
+"""The UI side of the sandbox: ``AsyncSandbox`` starts the runtime, sends it one request at a
+time as a JSON line, and turns each reply into a ``RunResult``. Torch-free and never blocking:
+everything is awaited on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+import time
+
+from tutor.sandbox import containment, protocol
+from tutor.sandbox.limits import Limits
+from tutor.sandbox.result import ExceptionInfo, RunResult, Status
+from tutor.sandbox.runtimes import is_local, resolve_runtime
+from tutor.sandbox.text import clean_output
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: how long a runtime may take to import torch and say it is ready
+START_TIMEOUT = 180.0
+#: how long past its timeout a run may go before the runtime is presumed stuck and replaced
+GRACE = 5.0
+#: the largest control line accepted from the runtime
+LINE_LIMIT = 256 * 1024 * 1024
+
+
+class SandboxError(RuntimeError):
+    """The runtime could not be started (not the learner's fault)."""
+
+
+class AsyncSandbox:
+    """Runs code and probes in a contained torch runtime, one request at a time.
+
+    ``containment`` forces a layer ("bwrap" or "rlimits"); by default (or env
+    ``TUTOR_SANDBOX``) the strongest available is used.
+    """
+
+    def __init__(self, runtime: str | None = None, *, containment: str | None = None) -> None:
+        self.command = resolve_runtime(runtime)
+        self.containment = containment or os.environ.get("TUTOR_SANDBOX") or "auto"
+        self.ready: dict | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task | None = None
+        self._stderr_task: asyncio.Task | None = None
+        self._stderr_tail = b""
+        self._waiting: dict[int, asyncio.Future] = {}
+        self._ids = itertools.count(1)
+        self._lock: asyncio.Lock | None = None
+        self._closed = False
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    async def start(self) -> dict:
+        """Start the runtime (if it is not running) and wait until torch is imported."""
+        if self._closed:
+            raise SandboxError("the sandbox is closed")
+        if self._proc is not None and self._proc.returncode is None and self.ready:
+            return self.ready
+        await self._stop_runtime()
+        env = containment.runtime_env(PROJECT_ROOT)
+        if not is_local(self.command):
+            for key in ("HOME", "USER", "SSH_AUTH_SOCK"):  # what ssh itself needs
+                if key in os.environ:
+                    env[key] = os.environ[key]
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.command,
+                "--containment",
+                self.containment,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                cwd="/",
+                start_new_session=True,
+                limit=LINE_LIMIT,
+            )
+        except OSError as exc:
+            raise SandboxError(f"could not start the runtime {self.command[0]}: {exc}") from exc
+        self._stderr_tail = b""
+        self._stderr_task = asyncio.create_task(self._drain_stderr(self._proc))
+        try:
+            line = await asyncio.wait_for(self._proc.stdout.readline(), START_TIMEOUT)
+            message = protocol.decode(line) if line else {}
+        except (TimeoutError, ValueError):
+            message = {}
+        if message.get("event") != "ready":
+            await self._stop_runtime()
+            tail = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
+            raise SandboxError("the runtime did not start: " + (" | ".join(tail) or "no output"))
+        self.ready = message
+        self._reader = asyncio.create_task(self._read_replies(self._proc))
+        return message
+
+    async def close(self) -> None:
+        """Stop the runtime; the sandbox cannot be used afterwards."""
+        self._closed = True
+        await self._stop_runtime()
+
+    async def __aenter__(self) -> AsyncSandbox:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    @property
+    def layers(self) -> list[str]:
+        """The containment layers of the running runtime (empty before it started)."""
+        return list((self.ready or {}).get("layers", []))
+
+    # -- requests ---------------------------------------------------------------------------
+
+    async def run(
+        self,
+        code: str,
+        *,
+        timeout: float = 2.0,
+        memory_mb: int = 1024,
+        output_limit: int = 65536,
+        **limits,
+    ) -> RunResult:
+        """Run code exactly as a drill answer runs (fresh globals with torch, nn and F)."""
+        lim = Limits(timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **limits)
+        return await self._request({"op": "run", "code": code}, lim)
+
+    async def call(
+        self,
+        target: str,
+        *,
+        timeout: float = 10.0,
+        memory_mb: int = 1024,
+        output_limit: int = 65536,
+        **kwargs,
+    ) -> RunResult:
+        """Call ``tutor.probes.MODULE:FUNCTION(**kwargs)`` in a fresh child; data in ``.value``."""
+        if not target.startswith("tutor.probes.") or target.count(":") != 1:
+            raise ValueError(f"refusing target {target!r}: only tutor.probes.MODULE:FUNCTION")
+        lim = Limits(timeout=timeout, memory_mb=memory_mb, output_limit=output_limit)
+        return await self._request({"op": "call", "target": target, "kwargs": kwargs}, lim)
+
+    async def _request(self, message: dict, limits: Limits) -> RunResult:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            started = time.monotonic()
+            try:
+                await self.start()
+            except SandboxError as exc:
+                return self._verdict(Status.sandbox_error, str(exc), started)
+            ident = next(self._ids)
+            future = asyncio.get_running_loop().create_future()
+            self._waiting[ident] = future
+            try:
+                self._send(message | {"id": ident, "limits": limits.to_json()})
+                reply = await asyncio.wait_for(asyncio.shield(future), limits.timeout + GRACE)
+            except TimeoutError:
+                await self._stop_runtime()
+                return self._verdict(
+                    Status.timeout,
+                    f"timed out after {limits.timeout:.1f} s "
+                    "(the runtime stopped responding and was restarted)",
+                    started,
+                )
+            except asyncio.CancelledError:
+                await asyncio.shield(self._abandon(ident, future))
+                raise
+            except (ConnectionError, RuntimeError) as exc:
+                await self._stop_runtime()
+                return self._verdict(
+                    Status.crashed, f"the runtime died during the run ({exc})", started
+                )
+            finally:
+                self._waiting.pop(ident, None)
+            return self._to_result(reply, limits)
+
+    def _send(self, message: dict) -> None:
+        if self._proc is None or self._proc.stdin is None or self._proc.stdin.is_closing():
+            raise ConnectionError("the runtime is not running")
+        self._proc.stdin.write(protocol.encode(message))
+
+    async def _abandon(self, ident: int, future: asyncio.Future) -> None:
+        """A caller gave up on a run: have the runtime kill it and wait for the reply."""
+        with contextlib.suppress(ConnectionError, OSError):
+            self._send({"op": "kill", "id": ident})
+        try:
+            await asyncio.wait_for(future, GRACE)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            await self._stop_runtime()
+
+    # -- runtime output ---------------------------------------------------------------------
+
+    async def _read_replies(self, proc: asyncio.subprocess.Process) -> None:
+        """Hand each reply to the request waiting for it; fail them all when the runtime dies."""
+        reason = "it exited"
+        try:
+            while True:
+                line = await proc.stdout.readline()
+                if not line:
+                    break
+                try:
+                    message = protocol.decode(line)
+                except ValueError:
+                    continue
+                future = self._waiting.get(message.get("id"))
+                if future is not None and not future.done():
+                    future.set_result(message)
+        except (ValueError, asyncio.LimitOverrunError) as exc:
+            reason = f"it sent an oversized reply ({exc})"
+        code = await proc.wait()
+        if code and code < 0:
+            reason = (
+                f"it was killed with {signal.Signals(-code).name}"
+                if -code in {s.value for s in signal.Signals}
+                else f"it exited with {code}"
+            )
+        elif code:
+            reason = f"it exited with status {code}"
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(ConnectionError(reason))
+
+    async def _drain_stderr(self, proc: asyncio.subprocess.Process) -> None:
+        """Keep reading the runtime's stderr (so it never blocks); remember the last lines."""
+        while True:
+            chunk = await proc.stderr.read(65536)
+            if not chunk:
+                return
+            self._stderr_tail = (self._stderr_tail + chunk)[-8192:]
+
+    async def _stop_runtime(self) -> None:
+        """Kill the runtime and everything in it; safe to call when none is running."""
+        proc, ready, self._proc, self.ready = self._proc, self.ready, None, None
+        if proc is None:
+            return
+        if proc.returncode is None:
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                proc.stdin.write(protocol.encode({"op": "exit"}))
+                proc.stdin.close()
+            try:
+                await asyncio.wait_for(proc.wait(), 2.0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        await self._forget_leftovers(proc, ready or {})
+        for task in (self._reader, self._stderr_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _forget_leftovers(self, proc: asyncio.subprocess.Process, ready: dict) -> None:
+        """After a local runtime stopped: kill what its dedicated uid still runs, drop its files."""
+        if not is_local(self.command):
+            return
+        from tutor.sandbox import reaper
+
+        uid = ready.get("uid")
+        if os.geteuid() == 0:
+            await asyncio.to_thread(reaper.kill_uid, uid or containment.UID_BASE + proc.pid)
+        if "bwrap" not in ready.get("layers", ["bwrap"]):
+            scratch = ready.get("scratch")
+            if scratch and os.path.basename(scratch).startswith("tutor-runs-"):
+                await asyncio.to_thread(reaper.remove, scratch)
+            if uid is not None:
+                marks = {path: -1 for path in reaper.writable_tree(reaper.shared_dirs())}
+                await asyncio.to_thread(reaper.sweep, marks, uid, set())
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _to_result(self, reply: dict, limits: Limits) -> RunResult:
+        exc = reply.get("exception")
+        status = Status(reply.get("status", "sandbox_error"))
+        return RunResult(
+            status=status,
+            reason=reply.get("reason", ""),
+            stdout=clean_output(protocol.unpack_bytes(reply.get("stdout"))[: limits.output_limit]),
+            stderr=clean_output(protocol.unpack_bytes(reply.get("stderr"))[: limits.output_limit]),
+            exception=ExceptionInfo(**exc) if isinstance(exc, dict) else None,
+            duration_ms=float(reply.get("duration_ms", 0.0)),
+            containment=list(reply.get("layers", self.layers)),
+            value=reply.get("value"),
+        )
+
+    def _verdict(self, status: Status, reason: str, started: float) -> RunResult:
+        return RunResult(
+            status=status,
+            reason=reason,
+            containment=self.layers,
+            duration_ms=round((time.monotonic() - started) * 1000, 3),
+        )

@@ -1,0 +1,106 @@
+"""``Sandbox``: the blocking face of ``AsyncSandbox`` for the CLI, scripts and tests.
+
+It owns a private event loop in a background thread, so it works the same whether or not the
+caller has a loop of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from concurrent.futures import Future
+
+from tutor.sandbox.result import RunResult
+from tutor.sandbox.supervisor import AsyncSandbox
+
+
+class Sandbox:
+    """A context manager running code and probes in the sandbox runtime, blocking per call.
+
+    ``runtime``: None (this interpreter), a Python path, or a runtime name from config.
+    ``containment``: force "bwrap" or "rlimits" (default: the strongest available).
+    """
+
+    def __init__(self, runtime: str | None = None, *, containment: str | None = None) -> None:
+        self._async = AsyncSandbox(runtime, containment=containment)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="sandbox", daemon=True)
+        self._thread.start()
+        self._closed = False
+
+    def _wait(self, coro):
+        future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
+
+    def start(self) -> dict:
+        """Start the runtime now instead of on the first run; returns its ready message."""
+        return self._wait(self._async.start())
+
+    def run(
+        self,
+        code: str,
+        *,
+        timeout: float = 2.0,
+        memory_mb: int = 1024,
+        output_limit: int = 65536,
+        **limits,
+    ) -> RunResult:
+        """Run code as a drill answer runs; see ``AsyncSandbox.run``."""
+        return self._wait(
+            self._async.run(
+                code, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **limits
+            )
+        )
+
+    def call(
+        self,
+        target: str,
+        *,
+        timeout: float = 10.0,
+        memory_mb: int = 1024,
+        output_limit: int = 65536,
+        **kwargs,
+    ) -> RunResult:
+        """Call a probe ``tutor.probes.MODULE:FUNCTION``; its data arrives in ``.value``."""
+        return self._wait(
+            self._async.call(
+                target, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **kwargs
+            )
+        )
+
+    @property
+    def layers(self) -> list[str]:
+        """Containment layers of the running runtime."""
+        return self._async.layers
+
+    @property
+    def ready(self) -> dict | None:
+        """What the runtime reported when it started (torch version, uid, probe errors)."""
+        return self._async.ready
+
+    def close(self) -> None:
+        """Stop the runtime and the background loop."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._wait(self._async.close())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)
+            self._loop.close()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # best effort at interpreter exit
+            self.close()

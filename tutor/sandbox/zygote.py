@@ -1,0 +1,371 @@
+"""The sandbox runtime: import torch once, then fork one child per run.
+
+Started by the supervisor as ``python -m tutor.sandbox.zygote [--containment auto|bwrap|rlimits]``.
+The launcher part (torch-free) re-executes itself inside bubblewrap when that layer is chosen;
+the zygote part imports torch, stays single-threaded, and serves JSON-line requests on stdin,
+answering on stdout (see ``tutor.sandbox.protocol``). Only this module and ``agent`` import torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import os
+import pkgutil
+import selectors
+import signal
+import sys
+import tempfile
+import time
+
+from tutor.sandbox import containment, reaper
+from tutor.sandbox.limits import Limits, count_tasks, vm_size
+from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
+from tutor.sandbox.verdict import Ending, classify
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: modules loaded before the first fork: runs share them and never need to read them again
+PRELOAD = (
+    "json",
+    "math",
+    "random",
+    "itertools",
+    "functools",
+    "collections",
+    "dataclasses",
+    "typing",
+    "re",
+    "time",
+    "ctypes",
+    "socket",
+    "subprocess",
+    "signal",
+    "threading",
+    "textwrap",
+    "string",
+    "statistics",
+    "operator",
+    "copy",
+    "decimal",
+    "fractions",
+    "pathlib",
+    "tempfile",
+    "shutil",
+    "struct",
+    "array",
+    "heapq",
+    "bisect",
+    "pprint",
+    "numpy",
+    "torch.nn",
+    "torch.nn.functional",
+    "torch.optim",
+    "torch.autograd",
+    "torch.utils.data",
+)
+
+
+def launch(argv: list[str] | None = None) -> None:
+    """Choose the containment, wrap in bubblewrap if chosen, then become the zygote."""
+    parser = argparse.ArgumentParser(prog="python -m tutor.sandbox.zygote")
+    parser.add_argument("--containment", default=None, help="auto, bwrap or rlimits")
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--uid", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.inside:
+        Zygote(["bwrap", "rlimits"], args.uid).serve()
+        return
+    uid = containment.sandbox_uid()
+    if containment.choose_mode(args.containment) == "bwrap":
+        inner = [sys.executable, "-m", "tutor.sandbox.zygote", "--inside"]
+        if uid is not None:
+            inner += ["--uid", str(uid)]
+        env = containment.runtime_env(PROJECT_ROOT)
+        cmd = containment.wrap_command(inner, PROJECT_ROOT, env)
+        os.execve(cmd[0], cmd, env)
+    Zygote(["rlimits"], uid).serve()
+
+
+class Zygote:
+    """The single-threaded parent of every run."""
+
+    def __init__(self, layers: list[str], uid: int | None) -> None:
+        self.ctl_in = 0
+        self.ctl_out = os.dup(1)
+        os.dup2(2, 1)  # stray prints (a chatty probe import) must not corrupt the protocol
+        self.uid = uid if os.geteuid() == 0 else None
+        self.layers = layers + (["uid"] if self.uid is not None else [])
+        self.private_tmp = "bwrap" in layers
+        self.lines = LineReader()
+        self.queue: list[dict] = []
+        self.exiting = False
+        reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
+        reaper.prctl(reaper.PR_SET_DUMPABLE, 0)
+        self.base = tempfile.mkdtemp(prefix="tutor-runs-")
+        os.chmod(self.base, 0o711)
+
+    def boot(self) -> dict:
+        """Import torch and the probes once; return the ready message."""
+        import torch
+
+        torch.set_num_threads(1)
+        with contextlib.suppress(RuntimeError):
+            torch.set_num_interop_threads(1)
+        from tutor.sandbox import agent
+
+        self.agent = agent
+        for name in PRELOAD:
+            with contextlib.suppress(Exception):  # optional conveniences
+                importlib.import_module(name)
+        probe_errors = {}
+        try:
+            import tutor.probes as probes
+
+            for info in pkgutil.iter_modules(probes.__path__):
+                name = f"tutor.probes.{info.name}"
+                try:
+                    importlib.import_module(name)
+                except BaseException as exc:  # noqa: BLE001 - reported when that probe is called
+                    probe_errors[name] = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # noqa: BLE001
+            probe_errors["tutor.probes"] = f"{type(exc).__name__}: {exc}"
+        return {
+            "event": "ready",
+            "pid": os.getpid(),
+            "uid": self.uid,
+            "layers": self.layers,
+            "torch": torch.__version__,
+            "python": sys.version.split()[0],
+            "executable": sys.executable,
+            "scratch": self.base,
+            "threads": _threads(),
+            "probe_errors": probe_errors,
+        }
+
+    def send(self, message: dict) -> None:
+        data = memoryview(encode(message))
+        while data:
+            data = data[os.write(self.ctl_out, data) :]
+
+    def serve(self) -> None:
+        """Answer requests until stdin closes or an exit request arrives."""
+        try:
+            self.send(self.boot())
+            while not self.exiting:
+                message = self.next_message()
+                if message is None or message.get("op") == "exit":
+                    break
+                if message.get("op") in ("run", "call"):
+                    self.send(self.run(message))
+        finally:
+            reaper.kill_everything_below()
+            reaper.remove(self.base)
+            os._exit(0)
+
+    def next_message(self) -> dict | None:
+        """The next control message (blocking); None when the supervisor went away."""
+        while not self.queue:
+            data = os.read(self.ctl_in, 1 << 16)
+            if not data:
+                return None
+            self.accept(data)
+        return self.queue.pop(0)
+
+    def accept(self, data: bytes) -> None:
+        for line in self.lines.feed(data):
+            try:
+                self.queue.append(decode(line))
+            except ValueError:
+                continue
+
+    def run(self, request: dict) -> dict:
+        """Fork one child for the request, watch it, clean up, and describe the outcome."""
+        limits = Limits.from_json(request.get("limits", {}))
+        started = time.monotonic()
+        reply = {"event": "done", "id": request.get("id"), "layers": self.layers}
+        threads = _threads()
+        if threads > 1:
+            self.exiting = True  # forking now could deadlock the child; let a fresh runtime serve
+            return reply | {
+                "status": "sandbox_error",
+                "reason": f"the runtime became multi-threaded ({threads} threads)",
+            }
+        scratch = tempfile.mkdtemp(dir=self.base, prefix="run-")
+        if self.uid is not None:
+            os.chown(scratch, self.uid, self.uid)
+        marks = reaper.writable_tree(reaper.shared_dirs()) if self._sweeps() else {}
+        watch = Watch(limits)
+        nproc = (
+            limits.processes
+            if self.uid is not None
+            else (count_tasks(os.getuid()) + limits.processes)
+        )
+        job_fds = watch.open()
+        pid = os.fork()
+        if pid == 0:
+            self.agent.child_main(
+                self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
+            )
+        watch.started(pid)
+        end = watch.follow(self)
+        reaper.kill_everything_below()
+        watch.drain()
+        if marks:
+            reaper.sweep(marks, self.uid, keep={self.base})
+        reaper.remove(scratch)
+        end.result = watch.result()
+        status, reason = classify(end, limits)
+        reply |= {
+            "status": status,
+            "reason": reason,
+            "stdout": pack_bytes(bytes(watch.buffers["stdout"])),
+            "stderr": pack_bytes(bytes(watch.buffers["stderr"])),
+            "exception": (end.result or {}).get("exception"),
+            "value": (end.result or {}).get("value") if status == "ok" else None,
+            "duration_ms": round((time.monotonic() - started) * 1000, 3),
+        }
+        return reply
+
+    def _sweeps(self) -> bool:
+        return self.uid is not None or self.private_tmp
+
+
+class Watch:
+    """The pipes of one child and what came through them, within the limits."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.buffers = {"stdout": bytearray(), "stderr": bytearray(), "result": bytearray()}
+        self.caps = {
+            "stdout": limits.output_limit,
+            "stderr": limits.output_limit,
+            "result": limits.result_limit,
+        }
+        self.fds: dict[str, int] = {}
+        self.pid = 0
+        self.reaped = False
+        self.stopped_for: str | None = None
+
+    def open(self) -> tuple[int, int, int]:
+        """Create the pipes; return the write ends for the child."""
+        ends = []
+        for name in ("stdout", "stderr", "result"):
+            r, w = os.pipe()
+            os.set_blocking(r, False)
+            self.fds[name] = r
+            ends.append(w)
+        self._child_ends = ends
+        return ends[0], ends[1], ends[2]
+
+    def started(self, pid: int) -> None:
+        self.pid = pid
+        self.t0 = time.monotonic()
+        for fd in self._child_ends:
+            os.close(fd)
+
+    def stop(self, why: str) -> None:
+        """Kill the child's whole session now; remember the first reason."""
+        if self.stopped_for is None:
+            self.stopped_for = why
+        if self.reaped:
+            return
+        for kill in (os.killpg, os.kill):
+            with contextlib.suppress(OSError):
+                kill(self.pid, signal.SIGKILL)
+
+    def read(self, name: str) -> bool:
+        """Read what is there on one pipe; False at end of file."""
+        fd = self.fds[name]
+        while True:
+            try:
+                data = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            if not data:
+                return False
+            buf, cap = self.buffers[name], self.caps[name]
+            room = cap - len(buf)
+            buf += data[: max(room, 0)]
+            if len(data) > room:
+                self.stop(name)
+                return True
+
+    def follow(self, zygote: Zygote) -> Ending:
+        """Pump the pipes and the control channel until the child exits."""
+        sel = selectors.DefaultSelector()
+        for name, fd in self.fds.items():
+            sel.register(fd, selectors.EVENT_READ, name)
+        sel.register(zygote.ctl_in, selectors.EVENT_READ, "ctl")
+        try:
+            pidfd = os.pidfd_open(self.pid)
+            sel.register(pidfd, selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):
+            pidfd = None
+        deadline = self.t0 + self.limits.timeout
+        exited = None
+        while exited is None:
+            left = deadline - time.monotonic()
+            if left <= 0 and self.stopped_for is None:
+                self.stop("timeout")
+            wait = max(left, 0) if pidfd is not None else min(max(left, 0), 0.005)
+            if self.stopped_for is not None:
+                wait = min(wait, 0.05) if wait else 0.05
+            for key, _ in sel.select(timeout=wait):
+                if key.data == "ctl":
+                    self._control(zygote, sel)
+                elif key.data != "exit" and not self.read(key.data):
+                    sel.unregister(key.fd)
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+            if pid:
+                self.reaped = True
+                exited = (status, usage.ru_utime + usage.ru_stime)
+        sel.close()
+        if pidfd is not None:
+            os.close(pidfd)
+        return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
+
+    def _control(self, zygote: Zygote, sel: selectors.BaseSelector) -> None:
+        try:
+            data = os.read(zygote.ctl_in, 1 << 16)
+        except OSError:
+            data = b""
+        if not data:
+            zygote.exiting = True
+            sel.unregister(zygote.ctl_in)
+            self.stop("cancel")
+            return
+        zygote.accept(data)
+        for message in list(zygote.queue):
+            if message.get("op") in ("kill", "exit"):
+                zygote.queue.remove(message)
+                zygote.exiting = zygote.exiting or message.get("op") == "exit"
+                self.stop("cancel")
+
+    def drain(self) -> None:
+        """Read what the child left in its pipes (every writer is dead by now), then close."""
+        for name in list(self.fds):
+            self.read(name)
+            os.close(self.fds[name])
+
+    def result(self) -> dict | None:
+        """The agent's report, when one arrived whole."""
+        try:
+            data = json.loads(bytes(self.buffers["result"]) or b"null")
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+
+def _threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+if __name__ == "__main__":
+    launch()
