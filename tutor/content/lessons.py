@@ -64,7 +64,7 @@ def _fences(lines: list[str], first_line: int, file: str) -> list[_Fence]:
             j += 1
         if j == len(lines):
             raise PackError(
-                [Problem(file, first_line + i, 1, "body", f"code fence `{mark}` is never closed")]
+                [Problem(file, first_line + i, 1, "body", "this code fence is never closed")]
             )
         content = "".join(line + "\n" for line in lines[i + 1 : j])
         fences.append(_Fence(m.group(2).strip(), i, j, content))

@@ -1,0 +1,109 @@
+"""Lesson files (front matter, body, snippets with recorded output) and the chapter list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.content.lessons import (
+    find_snippets,
+    load_chapters,
+    load_lesson,
+    load_lessons,
+    parse_lesson,
+)
+from tutor.content.problems import PackError
+
+LESSONS = Path(__file__).parent / "lessons"
+
+
+def test_front_matter_body_and_snippets():
+    lesson = load_lesson(LESSONS / "good" / "01-tensors.md")
+    assert (lesson.chapter, lesson.title, lesson.labs, lesson.torch) == (
+        1,
+        "Tensors",
+        ["stride"],
+        "2.13.0",
+    )
+    assert lesson.body.startswith("\n# Tensors\n")
+    assert lesson.source == LESSONS / "good" / "01-tensors.md"
+    first, second, third = lesson.snippets
+    assert first.code == "x = torch.arange(6).reshape(2, 3)\nprint(x.stride())\n"
+    assert (first.output, first.line) == ("(3, 1)\n", 13)
+    # longer fences, braces kept, blank lines allowed before the output block
+    assert second.code == 'print({"braces": "{are fine}"})\n'
+    assert (second.output, second.line) == ("{'braces': '{are fine}'}\n", 28)
+    # not recorded yet
+    assert (third.output, third.line) == (None, 37)
+
+
+def test_plain_python_blocks_are_not_snippets():
+    lesson = load_lesson(LESSONS / "good" / "01-tensors.md")
+    assert all("y = x.t()" not in s.code for s in lesson.snippets)
+
+
+def test_snippet_blocks_give_line_spans_for_recording():
+    body = "text\n```python run\nprint(1)\n```\n\n```output\n1\n```\n```python run\npass\n```\n"
+    first, second = find_snippets(body, first_line=10)
+    assert (first.code_start, first.code_end, first.output_start, first.output_end) == (
+        11,
+        13,
+        15,
+        17,
+    )
+    assert first.output == "1\n"
+    assert (second.code_start, second.output_start, second.output) == (18, None, None)
+
+
+def test_output_block_must_follow_directly():
+    body = "```python run\nprint(1)\n```\nsome prose\n```output\n1\n```\n"
+    (snippet,) = find_snippets(body)
+    assert snippet.output is None
+
+
+def test_lesson_problems_have_positions():
+    lessons, problems = load_lessons(LESSONS / "bad")
+    assert lessons == {}
+    shown = [f"{Path(p.file).name}:{p.line}:{p.col}: {p.field}: {p.message}" for p in problems]
+    assert shown == [
+        "03-typo.md:2:1: title: field required: `title` (the lesson's title)",
+        "03-typo.md:3:1: titel: unknown key `titel` (did you mean `title`?)",
+        "04-fence.md:7:1: body: this code fence is never closed",
+    ]
+
+
+def test_missing_front_matter():
+    with pytest.raises(PackError) as info:
+        parse_lesson("# No front matter\n", "x.md")
+    assert str(info.value.problems[0]).startswith("x.md:1:1: front matter: a lesson starts")
+    with pytest.raises(PackError) as info:
+        parse_lesson("---\nchapter: 1\n", "x.md")
+    assert "never closed" in info.value.problems[0].message
+
+
+def test_good_folder_loads_by_chapter():
+    lessons, problems = load_lessons(LESSONS / "good")
+    assert problems == []
+    assert sorted(lessons) == [1, 2]
+    assert lessons[2].snippets == []
+
+
+def test_chapters_of_the_course():
+    chapters = load_chapters()
+    assert [c.number for c in chapters] == list(range(1, 13))
+    assert chapters[0].title == "Tensors"
+
+
+def test_chapter_file_problems(tmp_path):
+    path = tmp_path / "chapters.yaml"
+    path.write_text(
+        "- number: 1\n  title: A\n  thesis: t\n  part: i\n"
+        "- number: 1\n  title: B\n  thesis: t\n  part: iii\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(PackError) as info:
+        load_chapters(path)
+    assert [f"{p.line}:{p.col}: {p.field}: {p.message}" for p in info.value.problems] == [
+        "8:9: [1].part: expected 'i' or 'ii', got `iii`"
+    ]
