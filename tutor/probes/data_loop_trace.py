@@ -34,7 +34,9 @@ class Snapshot(BaseModel):
     params: list[Number]
     """per parameter (see ``LoopTrace.param_names``): value (``line``) or L2 norm (``classify``)."""
     grads: list[Number]
-    """each parameter's ``.grad`` the same way; None when ``.grad`` is None."""
+    """each parameter's ``.grad`` the same way (None when not finite or absent)."""
+    has_grad: list[bool] = Field(default_factory=list)
+    """whether each parameter's ``.grad`` exists (False: ``.grad is None``)."""
     loss: Number = None
     """the value of ``loss`` at that moment (None before it exists)."""
 
@@ -163,10 +165,10 @@ def _never_steps(trace: LoopTrace, steps: list[Step]) -> Finding | None:
     if not produced:
         return None
     at = _line_of(trace, "optimizer.step()")
-    grads = _before(trace, steps, 1, at).grads
+    state = _before(trace, steps, 1, at)
     seen = ", ".join(
-        f"{k}={_fmt(v) if v is not None else 'None'}"
-        for k, v in zip(trace.param_names, grads, strict=True)
+        f"{k}={_fmt(v) if has else 'None'}"
+        for k, v, has in zip(trace.param_names, state.grads, state.has_grad, strict=True)
     )
     return Finding(
         level="bad",
@@ -195,7 +197,7 @@ def _accumulating(trace: LoopTrace, steps: list[Step]) -> Finding | None:
         return Finding(
             level="bad",
             symptom=symptom,
-            cause="gradients accumulate: without optimizer.zero_grad() step k applies g1+…+gk",
+            cause="gradients accumulate (no zero_grad): step k applies g1+…+gk",
             fix="call optimizer.zero_grad() at the top of every step",
             evidence=f"{name}.grad was {_fmt(value)}, not 0, when loss.backward() ran at step {k + 1}",
         )

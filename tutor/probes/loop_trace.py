@@ -126,7 +126,8 @@ def _snapshot(model: nn.Module, kind: str, loss: object) -> Snapshot:
             g = p.grad.flatten()[0] if kind == "value" else p.grad.norm()
             grads.append(_num(float(g)))
     loss_value = _num(float(loss.detach())) if isinstance(loss, torch.Tensor) else None
-    return Snapshot(params=params, grads=grads, loss=loss_value)
+    has_grad = [p.grad is not None for p in model.parameters()]
+    return Snapshot(params=params, grads=grads, has_grad=has_grad, loss=loss_value)
 
 
 def _grad_norm(model: nn.Module) -> float | None:

@@ -1,0 +1,103 @@
+"""`tutor lab loop [--problem P] [--bug B] [--lr LR] [--steps N] [--json]`: the loop debugger, headless."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace
+
+
+def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
+    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
+    from tutor.sandbox import Sandbox
+    from tutor.settings import Settings
+
+    ctx = click.get_current_context(silent=True)
+    settings = ctx.find_object(Settings) if ctx else None
+    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
+        result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
+    if not result.ok:
+        message = result.exception.message if result.exception else result.reason
+        click.echo(f"error: {message or result.status}", err=True)
+        sys.exit(1)
+    return result.value
+
+
+def summary(trace: LoopTrace) -> dict[str, Any]:
+    """The JSON face of a run: losses, final parameters, diagnosis, per-step numbers."""
+    last = trace.steps[-1].states[-1]
+    params_after = [
+        dict(zip(trace.param_names, s.states[-1].params, strict=True)) for s in trace.steps
+    ]
+    backward = next(i for i, line in enumerate(trace.lines) if ".backward()" in line)
+    grads = [
+        dict(zip(trace.param_names, s.states[backward].grads, strict=True)) for s in trace.steps
+    ]
+    data: dict[str, Any] = {
+        "problem": trace.problem,
+        "bug": trace.bug,
+        "lr": trace.lr,
+        "steps": len(trace.steps),
+        "lines": trace.lines,
+        "losses": trace.losses,
+        "diagnosis": trace.diagnosis.model_dump() if trace.diagnosis else None,
+        "params": params_after,
+        "grads": grads,
+        "grad_norms": [s.grad_norm for s in trace.steps],
+        "warnings": trace.warnings,
+    }
+    if trace.param_kind == "value":
+        data.update(dict(zip(trace.param_names, last.params, strict=True)))
+    else:
+        data["accuracy"] = [s.accuracy for s in trace.steps]
+        data["eval_accuracy"] = [s.eval_accuracy for s in trace.steps]
+        data["eval_repeat"] = trace.eval_repeat
+    return data
+
+
+def render(trace: LoopTrace) -> str:
+    """A readable rendering: the loop, a few losses, final parameters, the diagnosis."""
+    out = [f"problem {trace.problem}, bug {trace.bug}, lr {trace.lr:g}, {len(trace.steps)} steps"]
+    out += [f"  {i + 1}  {line}" for i, line in enumerate(trace.lines)]
+    n = len(trace.losses)
+    marks = sorted({0, 1, 2, 3, 9, 49, 99, n - 1} & set(range(n)))
+    out.append("loss: " + ", ".join(f"[{i + 1}] {_num(trace.losses[i])}" for i in marks))
+    last = trace.steps[-1].states[-1]
+    label = "" if trace.param_kind == "value" else "‖·‖ "
+    out.append(
+        "final "
+        + label
+        + ", ".join(f"{k}={_num(v)}" for k, v in zip(trace.param_names, last.params, strict=True))
+    )
+    if trace.diagnosis:
+        d = trace.diagnosis
+        out += [f"diagnosis: {d.symptom}", f"  cause: {d.cause}", f"  first fix: {d.fix}"]
+        if d.evidence:
+            out.append(f"  evidence: {d.evidence}")
+    return "\n".join(out)
+
+
+def _num(value: float | None) -> str:
+    return "nan/inf" if value is None else f"{value:.6g}"
+
+
+@click.command()
+@click.option("--problem", type=click.Choice(PROBLEMS), default="line", show_default=True)
+@click.option("--bug", type=click.Choice(BUGS), default="none", show_default=True)
+@click.option("--lr", type=float, default=None, help="Learning rate (default: the problem's).")
+@click.option("--steps", type=int, default=None, help="Number of steps (default 200).")
+@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
+def loop(problem: str, bug: str, lr: float | None, steps: int | None, as_json: bool) -> None:
+    """Run the five-line training loop with a bug switched on, and diagnose it."""
+    kwargs: dict[str, Any] = {"problem": problem, "bug": bug}
+    if lr is not None:
+        kwargs["lr"] = lr
+    if steps is not None:
+        kwargs["steps"] = steps
+    value = call_probe("tutor.probes.loop_trace:trace", timeout=60.0, memory_mb=2048, **kwargs)
+    trace = LoopTrace.model_validate(value)
+    click.echo(json.dumps(summary(trace)) if as_json else render(trace))

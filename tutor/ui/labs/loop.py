@@ -1,0 +1,258 @@
+"""Lab: the training-loop debugger. Step through the five lines, flip a bug, watch the numbers.
+
+The whole run is computed at once in the sandbox (``tutor.probes.loop_trace:trace``) and
+arrives as data; this screen plays it back line by line, step by step, or continuously.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, Select, Static
+
+from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
+from tutor.ui.widgets.loop_code import LoopCode
+from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
+from tutor.ui.widgets.loop_playhead import Playhead
+from tutor.ui.widgets.loop_state import LoopState, StateView
+from tutor.ui.widgets.loss_curve import LossCurve
+
+PROBE = "tutor.probes.loop_trace:trace"
+FPS = 20
+SPEEDS = (10, 50, 200, 500, 1000)
+"""playback speeds in steps per second."""
+
+
+def run_error(result: object) -> str:
+    """One plain line saying why a probe call produced no data."""
+    exception = getattr(result, "exception", None)
+    if exception is not None:
+        return f"{exception.type}: {exception.message}"
+    return (
+        getattr(result, "reason", "")
+        or f"the run ended with status {getattr(result, 'status', '?')}"
+    )
+
+
+class LoopLab(Screen[None]):
+    """The five-line loop stepper with bug switches, a live loss curve and a diagnosis.
+
+    Preset keys: ``problem`` (line|classify), ``bug`` (see ``BUGS``), ``lr``, ``steps``,
+    ``play`` ("1": start playing once loaded).
+    """
+
+    CSS_PATH = "loop.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("n", "next_line", "Line"),
+        Binding("s", "next_step", "Step"),
+        Binding("r", "toggle_play", "Run/pause"),
+        Binding("home,0", "rewind", "Rewind"),
+        Binding("end,e", "finish", "End"),
+        Binding("plus,equals_sign", "faster", "Faster", show=False),
+        Binding("minus", "slower", "Slower", show=False),
+    ]
+
+    def __init__(self, preset: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.preset = dict(preset or {})
+        self.trace: LoopTrace | None = None
+        """the run being played (None until the probe answers)."""
+        self.playhead = Playhead(steps=0)
+        self.playing = False
+        """whether playback advances on its own."""
+        self.speed = 200
+        """playback speed in steps per second."""
+
+    def compose(self) -> ComposeResult:
+        problem = self.preset.get("problem", "line")
+        bug = self.preset.get("bug", "none")
+        with Horizontal(id="loop-controls"):
+            yield Label("problem")
+            yield Select(
+                [(p, p) for p in PROBLEMS],
+                value=problem if problem in PROBLEMS else "line",
+                allow_blank=False,
+                compact=True,
+                id="problem",
+            )
+            yield Label("bug")
+            yield Select(
+                [(b, b) for b in BUGS],
+                value=bug if bug in BUGS else "none",
+                allow_blank=False,
+                compact=True,
+                id="bug",
+            )
+            yield Label("lr")
+            yield Input(self.preset.get("lr", ""), placeholder="auto", compact=True, id="lr")
+            yield Label("steps")
+            yield Input(self.preset.get("steps", ""), placeholder="auto", compact=True, id="steps")
+        with Horizontal(id="loop-main"):
+            with Vertical(id="loop-left"):
+                yield LoopCode(id="code")
+                yield LoopState(id="state")
+            yield LossCurve(id="curve")
+        yield LoopDiagnosis(id="diagnosis")
+        yield Static(id="loop-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(LoopCode).border_title = "the loop"
+        self.query_one(LoopDiagnosis).border_title = "diagnosis"
+        self._ticker = self.set_interval(1 / FPS, self._tick, pause=True)
+        self.query_one(LoopCode).focus()
+        self.load()
+
+    def _options(self) -> dict[str, object] | str:
+        """The probe's arguments from the controls, or a message saying what is wrong."""
+        options: dict[str, object] = {
+            "problem": self.query_one("#problem", Select).value,
+            "bug": self.query_one("#bug", Select).value,
+        }
+        lr = self.query_one("#lr", Input).value.strip()
+        steps = self.query_one("#steps", Input).value.strip()
+        try:
+            if lr:
+                options["lr"] = float(lr)
+            if steps:
+                options["steps"] = int(steps)
+        except ValueError:
+            return "lr must be a number (e.g. 0.1) and steps a whole number (e.g. 200)"
+        return options
+
+    @work(exclusive=True)
+    async def load(self) -> None:
+        """Run the loop in the sandbox and start playing it back from the top."""
+        diagnosis = self.query_one(LoopDiagnosis)
+        options = self._options()
+        if isinstance(options, str):
+            diagnosis.error = options
+            return
+        self._pause()
+        diagnosis.error, diagnosis.finding = "", None
+        self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
+        result = await self.app.sandbox.call(PROBE, timeout=30.0, memory_mb=2048, **options)
+        if not result.ok:
+            self.trace = None
+            diagnosis.error = run_error(result)
+            self.query_one("#loop-status", Static).update("")
+            return
+        self.trace = LoopTrace.model_validate(result.value)
+        self.playhead = Playhead(steps=len(self.trace.steps))
+        self.query_one(
+            LoopCode
+        ).border_subtitle = f"{self.trace.criterion} · SGD lr={self.trace.lr:g}"
+        self.refresh_view()
+        if self.preset.pop("play", "") == "1":
+            self.action_toggle_play()
+
+    def refresh_view(self) -> None:
+        """Draw the run as it stands at the playhead."""
+        trace, head = self.trace, self.playhead
+        if trace is None:
+            return
+        code = self.query_one(LoopCode)
+        code.lines = trace.lines + (
+            [f"then evaluate: {trace.eval_lines[0]} …"] if trace.eval_lines else []
+        )
+        code.cursor = head.line
+        step = trace.steps[head.step] if head.step >= 0 else None
+        snapshot = step.states[head.line] if step is not None else trace.initial
+        finished = step is not None and head.line == head.width - 1
+        self.query_one(LoopState).view = StateView(
+            names=trace.param_names,
+            kind=trace.param_kind,
+            snapshot=snapshot,
+            step=head.step + 1,
+            steps=head.steps,
+            grad_norm=step.grad_norm if step is not None else None,
+            accuracy=step.accuracy if finished and step is not None else None,
+            eval_accuracy=step.eval_accuracy if finished and step is not None else None,
+        )
+        losses = trace.losses[: head.completed]
+        self.query_one(LossCurve).show(losses, head.steps)
+        self.query_one(LoopDiagnosis).finding = diagnose(trace, upto=head.completed)
+        where = (
+            "before step 1"
+            if step is None
+            else f"step {head.step + 1}/{head.steps}, line {head.line + 1}"
+        )
+        mode = f"playing {self.speed} steps/s" if self.playing else "paused"
+        self.query_one("#loop-status", Static).update(f"{where} · {mode}")
+
+    def _tick(self) -> None:
+        """Advance playback by one frame's worth of steps."""
+        self.playhead.advance_steps(max(1, self.speed // FPS))
+        if self.playhead.at_end:
+            self._pause()
+        self.refresh_view()
+
+    def _pause(self) -> None:
+        self.playing = False
+        if hasattr(self, "_ticker"):
+            self._ticker.pause()
+
+    def action_next_line(self) -> None:
+        """Run one line."""
+        self._pause()
+        self.playhead.next_line()
+        self.refresh_view()
+
+    def action_next_step(self) -> None:
+        """Run to the end of the step."""
+        self._pause()
+        self.playhead.next_step()
+        self.refresh_view()
+
+    def action_toggle_play(self) -> None:
+        """Play continuously, or pause."""
+        if self.trace is None:
+            return
+        if self.playing:
+            self._pause()
+        else:
+            if self.playhead.at_end:
+                self.playhead.rewind()
+            self.playing = True
+            self._ticker.resume()
+        self.refresh_view()
+
+    def action_rewind(self) -> None:
+        """Back to before the first line."""
+        self._pause()
+        self.playhead.rewind()
+        self.refresh_view()
+
+    def action_finish(self) -> None:
+        """Jump to the end of the run."""
+        self._pause()
+        self.playhead.finish()
+        self.refresh_view()
+
+    def action_faster(self) -> None:
+        """Play more steps per second."""
+        self.speed = next((s for s in SPEEDS if s > self.speed), SPEEDS[-1])
+        self.refresh_view()
+
+    def action_slower(self) -> None:
+        """Play fewer steps per second."""
+        self.speed = next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0])
+        self.refresh_view()
+
+    def action_close(self) -> None:
+        """Leave the lab."""
+        self.app.pop_screen()
+
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        if self.is_mounted:
+            self.load()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.load()
+        self.query_one(LoopCode).focus()
