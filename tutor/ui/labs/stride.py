@@ -26,8 +26,8 @@ class StrideLab(Screen[None]):
     CSS_PATH = "stride.tcss"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("ctrl+e", "focus_expr", "Expression"),
-        Binding("ctrl+w", "focus_view", "Try view"),
+        Binding("slash", "focus_expr", "Expression"),
+        Binding("w", "focus_view", "Try view"),
     ]
 
     def __init__(self, preset: dict[str, str] | None = None) -> None:
@@ -59,6 +59,8 @@ class StrideLab(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#stride-expr").border_title = "tensor expression · enter runs"
+        self.query_one("#stride-view").border_title = "try view(…)"
         self.title = "Stride map"
         self.sub_title = "setup: " + self.setup.splitlines()[0] if self.setup else ""
         if getattr(self.app, "sandbox", None) is not None:
@@ -91,8 +93,7 @@ class StrideLab(Screen[None]):
             status.running = False
         if result.ok:
             self.show(StrideMap.model_validate(result.value))
-            status.message = "←↑↓→ move · [ ] page · v values · ctrl+e expression · ctrl+w view"
-            self.query_one(StrideGrid).focus()
+            status.message = "←↑↓→ move · [ ] slices · v values · / expression · w view"
         else:
             message = result.exception.message if result.exception else result.reason
             self.show_error(message or str(result.status))
@@ -106,7 +107,9 @@ class StrideLab(Screen[None]):
         strip = self.query_one(StorageStrip)
         strip.data = data
         self.query_one(ViewVerdict).verdict = data.view
-        self.query_one(StrideGrid).data = data
+        grid = self.query_one(StrideGrid)
+        grid.data = data
+        grid.focus()
 
     def show_error(self, message: str) -> None:
         """Say what went wrong, in place of a traceback."""

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from tutor.probes.data_stride_map import StrideMap, ViewTry, index_names
+from tutor.probes.data_stride_map import StrideMap, ViewTry
 
 
 def shape_text(values: list[int]) -> str:
@@ -31,23 +31,21 @@ class StrideFacts(Static):
         table.add_column()
         table.add_row("shape", shape_text(data.shape))
         table.add_row("stride", shape_text(data.stride))
-        table.add_row("offset", str(data.storage_offset))
-        table.add_row("dtype", f"{data.dtype.removeprefix('torch.')} · {data.element_size} B")
-        table.add_row("device", data.device)
-        table.add_row("numel", f"{data.numel:,}")
+        table.add_row("offset", f"{data.storage_offset}  [dim]numel[/] {data.numel:,}")
+        dtype = data.dtype.removeprefix("torch.")
+        table.add_row("dtype", f"{dtype} · {data.element_size} B · {data.device}")
         contiguous = Text("yes", style="green") if data.contiguous else Text("no", style="yellow")
         table.add_row("contig.", contiguous)
-        names = ", ".join(index_names(len(data.shape)))
-        parts: list = [table, Text(f"offset({names}) =\n  {data.formula()}", style="dim")]
         for shared in data.shared:
-            parts.append(
+            table.add_row(
+                "shares",
                 Text.assemble(
-                    ("shares storage with ", "dim"),
                     (shared.name, "bold"),
-                    f"\n  {shape_text(shared.shape)} stride {shape_text(shared.stride)}",
+                    f" {shape_text(shared.shape)}\nstride {shape_text(shared.stride)}",
                     f" offset {shared.storage_offset}" if shared.storage_offset else "",
-                )
+                ),
             )
+        parts: list = [table]
         self.update(Group(*parts))
 
 

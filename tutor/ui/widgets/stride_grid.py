@@ -138,16 +138,16 @@ class StrideGrid(Widget, can_focus=True):
             where = "t" if ndim == 0 else "t[" + ", ".join([":"] * ndim) + "]"
         else:
             where = "t[" + ", ".join([*map(str, self.cursor[:-2]), ":", ":"]) + "]"
-        what = "values" if self.show_values else "storage offsets"
-        title = f"{where}  {what}"
+        what = "values" if self.show_values else "offsets"
+        title = f"{where} {what}"
         if ndim >= 3:
             pages = math.prod(data.window[:-2])
             flat = 0
             for i, size in zip(self.cursor[:-2], data.window[:-2], strict=True):
                 flat = flat * size + i
-            title += f"  slice {flat + 1}/{pages}  [ ] to page"
+            title += f" · slice {flat + 1}/{pages} [ ]"
         if data.elided:
-            title += f"  (window {'×'.join(map(str, data.window))})"
+            title += f" · window {'×'.join(map(str, data.window))}"
         return title
 
     def render(self) -> Text:
