@@ -9,12 +9,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.content.models import ChoiceParam, IntParam
 from tutor.content.template import render as _render
 
-__all__ = ["draw_params", "render", "render_prose", "trial_seed", "trial_params"]
+__all__ = [
+    "Variant",
+    "draw_params",
+    "make_variant",
+    "new_seed",
+    "render",
+    "render_prose",
+    "trial_params",
+    "trial_seed",
+]
 
 
 def draw_params(params: Mapping[str, IntParam | ChoiceParam], seed: int) -> dict[str, Any]:
@@ -50,3 +60,57 @@ def trial_params(
 ) -> dict[str, Any]:
     """The ``check.params`` drawn for one trial of a code check."""
     return draw_params(params, trial_seed(seed, trial))
+
+
+@dataclass
+class Variant:
+    """A drill as one attempt shows it: everything rendered with the params drawn from ``seed``.
+
+    ``lines`` (order drills) and ``choices`` (choice drills) come shuffled, deterministically
+    per seed; an order drill's lines are never shown already in order.
+    """
+
+    drill: str
+    seed: int
+    params: dict[str, Any]
+    prompt: str
+    setup: str
+    hints: list[str]
+    explain: str
+    starter: str | None = None
+    lines: list[str] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)
+
+
+def new_seed() -> int:
+    """A fresh random seed for an attempt (recorded with it, so it can be replayed)."""
+    return random.SystemRandom().randrange(1_000_000)
+
+
+def make_variant(full_id: str, drill: Any, seed: int) -> Variant:
+    """The attempt of ``drill`` (a content model) for ``seed``."""
+    params = draw_params(drill.params, seed)
+    rng = random.Random(f"{seed}:shuffle")
+    variant = Variant(
+        drill=full_id,
+        seed=seed,
+        params=params,
+        prompt=render_prose(drill.prompt, params),
+        setup=render(drill.setup, params),
+        hints=[render_prose(h, params) for h in drill.hints],
+        explain=render_prose(drill.explain, params),
+    )
+    if drill.kind in ("code", "fix"):
+        variant.starter = render(drill.starter, params)
+    elif drill.kind == "order":
+        lines = [render(line, params) for line in drill.lines]
+        shown = list(lines)
+        for _ in range(20):
+            rng.shuffle(shown)
+            if shown != lines:
+                break
+        variant.lines = shown
+    elif drill.kind == "choice":
+        variant.choices = [render_prose(c.answer, params) for c in drill.choices]
+        rng.shuffle(variant.choices)
+    return variant

@@ -1,0 +1,61 @@
+"""Order and choice drills: graded in the UI process, without the sandbox (torch-free).
+
+An ``order`` answer is the drill's lines in the learner's order, one per line (blank lines
+ignored; whitespace inside a line does not matter). A ``choice`` answer is the text of the
+chosen answer (case and spacing do not matter).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tutor.content.models import ChoiceDrill, OrderDrill
+from tutor.grading.predict import Verdict
+from tutor.grading.variants import render, render_prose
+
+
+def _norm(line: str) -> str:
+    return re.sub(r"\s+", " ", line).strip()
+
+
+def judge_order(drill: OrderDrill, params: dict, answer: str) -> Verdict:
+    """Compare the learner's sequence with the pack's; name the first line out of place."""
+    want = [render(line, params) for line in drill.lines]
+    expected = "\n".join(want)
+    got = [line for line in answer.splitlines() if line.strip()]
+    wn, gn = [_norm(x) for x in want], [_norm(x) for x in got]
+    unknown = [g for g, n in zip(got, gn, strict=True) if n not in wn]
+    if unknown:
+        return Verdict(
+            "invalid", f"`{unknown[0].strip()}` is not one of the drill's lines.", expected
+        )
+    if sorted(gn) != sorted(wn):
+        missing = [w for w, n in zip(want, wn, strict=True) if gn.count(n) < wn.count(n)]
+        extra = [g for g, n in zip(got, gn, strict=True) if gn.count(n) > wn.count(n)]
+        if missing:
+            return Verdict("invalid", f"The line `{missing[0].strip()}` is missing.", expected)
+        return Verdict("invalid", f"The line `{extra[0].strip()}` appears too often.", expected)
+    for i, (g, w) in enumerate(zip(gn, wn, strict=True)):
+        if g != w:
+            right = wn.index(g)
+            where = "earlier" if right < i else "later"
+            msg = (
+                f"Line {i + 1}, `{got[i].strip()}`, is out of place: it belongs {where} "
+                f"(line {right + 1})."
+            )
+            return Verdict("wrong", msg, expected, "order")
+    return Verdict("correct", "Correct.", expected)
+
+
+def judge_choice(drill: ChoiceDrill, params: dict, answer: str) -> Verdict:
+    """Find the picked answer; on a wrong pick, its ``why`` is the feedback."""
+    texts = [render_prose(c.answer, params) for c in drill.choices]
+    right = next(t for t, c in zip(texts, drill.choices, strict=True) if c.correct)
+    key = _norm(answer).lower()
+    for text, choice in zip(texts, drill.choices, strict=True):
+        if _norm(text).lower() == key:
+            if choice.correct:
+                return Verdict("correct", "Correct.", right)
+            why = render_prose(choice.why, params).strip()
+            return Verdict("wrong", why or "Not that one.", right, "choice")
+    return Verdict("invalid", "That is not one of the answers offered.", right)

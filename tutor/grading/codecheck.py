@@ -1,0 +1,193 @@
+"""Code and fix drills: plan the sandbox call of ``tutor.probes.grade_code`` and judge its data.
+
+The learner's code is first read here (torch-free): a syntax error makes the answer invalid and
+a forbidden construct found by the AST pass fails it, both without the sandbox. Otherwise the
+probe runs the learner's code and the reference on the check's trials (shapes drawn per trial
+from ``check.params``; tensor values from ``torch.Generator().manual_seed(seed * 1000 + trial)``)
+and returns per-trial verdicts, the smallest failing input and what differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.content.models import CodeDrill, TensorArg
+from tutor.content.template import placeholders
+from tutor.grading.forbid import KEYWORDS, Use, find_forbidden
+from tutor.grading.hints import exception_category
+from tutor.grading.predict import Verdict
+from tutor.grading.truth import show
+from tutor.grading.variants import render, trial_params, trial_seed
+
+TARGET = "tutor.probes.grade_code:check_code"
+
+
+class AuthoringError(ValueError):
+    """The drill cannot be graded as written (e.g. a tensor shape names an unknown param)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _value(value: Any, params: dict[str, Any]) -> Any:
+    if isinstance(value, str):
+        names = placeholders(value)
+        if len(names) == 1 and value.strip() == "{" + next(iter(names)) + "}":
+            name = next(iter(names))
+            if name in params:
+                return params[name]
+        return render(value, params)
+    if isinstance(value, list):
+        return [_value(v, params) for v in value]
+    if isinstance(value, dict):
+        return {k: _value(v, params) for k, v in value.items()}
+    return value
+
+
+def trials(drill: CodeDrill, params: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """The trial specs of the drill's check for this seed (see ``tutor.probes.grade_inputs``)."""
+    check = drill.check
+    if not check.call:
+        return []
+    out = []
+    for t in range(check.trials):
+        tp = {**params, **trial_params(check.params, seed, t)}
+        args: dict[str, Any] = {}
+        for name, arg in check.args.items():
+            if isinstance(arg, TensorArg):
+                shape = []
+                for dim in arg.tensor:
+                    if isinstance(dim, str):
+                        if dim not in tp:
+                            raise AuthoringError(
+                                f"check.args.{name}.tensor", f"`{dim}` is not a declared param"
+                            )
+                        dim = tp[dim]
+                    shape.append(int(dim))
+                args[name] = {
+                    "tensor": shape,
+                    "dtype": arg.dtype,
+                    "requires_grad": arg.requires_grad,
+                }
+            else:
+                args[name] = {"value": _value(arg.value, tp)}
+        out.append({"seed": trial_seed(seed, t), "params": tp, "args": args})
+    return out
+
+
+def static_uses(drill: CodeDrill, code: str) -> list[Use]:
+    """Forbidden constructs in ``code`` by the AST pass (SyntaxError if it does not parse)."""
+    return find_forbidden(code, drill.forbid) if drill.forbid else []
+
+
+def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) -> dict[str, Any]:
+    """The keyword arguments of the ``check_code`` probe for one answer."""
+    check = drill.check
+    return {
+        "setup": render(drill.setup, params),
+        "answer": code,
+        "reference": render(drill.reference, params),
+        "call": check.call,
+        "trials": trials(drill, params, seed),
+        "assert_code": render(check.assert_, params) if check.assert_ else None,
+        "tolerance": check.tolerance,
+        "forbid": [f for f in drill.forbid if f not in KEYWORDS],
+    }
+
+
+def judge_static(drill: CodeDrill, code: str) -> tuple[Verdict, list[str]] | None:
+    """The verdict reached without running the code (syntax error, forbidden use), if any."""
+    try:
+        uses = static_uses(drill, code)
+    except SyntaxError as exc:
+        where = f" on line {exc.lineno}" if exc.lineno else ""
+        return Verdict("invalid", f"Your code has a syntax error{where}: {exc.msg}.", ""), []
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return Verdict("invalid", f"Your code could not be read: {exc}.", ""), []
+    if uses:
+        listed = "; ".join(str(u) for u in uses)
+        msg = f"Your code uses what this drill forbids: {listed}."
+        return Verdict("wrong", msg, "", "forbidden"), [u.name for u in uses]
+    return None
+
+
+def _inputs_text(inputs: dict[str, Any]) -> str:
+    parts = []
+    for name, d in inputs.items():
+        if "shape" in d:
+            text = f"{name}: shape {tuple(d['shape'])}"
+            if "values" in d:
+                text += f" = {d['values']}"
+            parts.append(text)
+        else:
+            parts.append(f"{name} = {d['value']!r}")
+    return ", ".join(parts)
+
+
+_WHAT = {"dtype": "dtype_promotion", "device": "device_mismatch", "requires_grad": "requires_grad",
+         "values": "values", "value": "values", "type": "type", "length": "shape", "keys": "type"}  # fmt: skip
+
+
+def _shape_category(d: dict[str, Any]) -> str:
+    a, b = d.get("got") or [], d.get("expected") or []
+    fits = all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
+    return "broadcasting" if fits and a != b else "shape"
+
+
+def _failure(f: dict[str, Any], trials: int) -> Verdict:
+    head = f"Failed on the smallest failing input ({_inputs_text(f['inputs'])})"
+    if f["trial"] is not None:
+        head += f" of {trials}"
+    expected = show(f["expected"])
+    raised = f.get("raised")
+    if raised:
+        line = f" at line {raised['line']}" if raised.get("line") else ""
+        msg = f"{head}: your function raised {raised['type']}{line}: {raised['message']}"
+        return Verdict("wrong", msg, expected, exception_category(raised["message"]) or "raised")
+    d = f["diff"]
+    category = _shape_category(d) if d["what"] == "shape" else _WHAT.get(d["what"], "values")
+    notes = "".join(f" (Also: {n}.)" for n in f.get("notes", []))
+    return Verdict("wrong", f"{head}: {d['message']}.{notes}", expected, category)
+
+
+def judge_code(value: dict[str, Any]) -> tuple[Verdict, list[str]]:
+    """Turn the probe's data into a verdict and the forbidden calls traced at run time."""
+    stage, err = value["stage"], value.get("error") or {}
+    line = f" at line {err['line']}" if err.get("line") else ""
+    if stage in ("setup_error", "reference_error"):
+        part = "setup" if stage == "setup_error" else "reference"
+        msg = (
+            f"The drill is broken: its {part} raised {err.get('type')}{line}: {err.get('message')}"
+        )
+        return Verdict("authoring", msg, ""), []
+    forbidden = list(value.get("forbidden") or [])
+    if stage == "answer_error":
+        if err.get("type") in ("SyntaxError", "IndentationError", "TabError"):
+            return Verdict(
+                "invalid", f"Your code has a syntax error{line}: {err['message']}.", ""
+            ), []
+        msg = f"Your code raised {err.get('type')}{line}: {err.get('message')}"
+        category = exception_category(err.get("message", "")) or "raised"
+        if err.get("type") == "NameError" and not err.get("line"):
+            msg, category = err["message"][0].upper() + err["message"][1:], None
+        return Verdict("wrong", msg + ".", "", category), forbidden
+    if forbidden:
+        names = ", ".join(f"`{n}`" for n in forbidden)
+        return Verdict(
+            "wrong", f"Your code calls {names}, which this drill forbids.", "", "forbidden"
+        ), forbidden
+    if value.get("failure"):
+        return _failure(value["failure"], value["trials"]), forbidden
+    check = value.get("assert")
+    if check and not check["ok"]:
+        kind = check.get("type", "AssertionError")
+        text = check.get("message") or "the assertion failed"
+        msg = f"The check failed: {text}" if kind == "AssertionError" else (
+            f"The check raised {kind}: {text}")  # fmt: skip
+        return Verdict("wrong", msg, "", exception_category(text)), forbidden
+    if value.get("trials"):
+        return Verdict(
+            "correct", f"Correct: agrees with the reference on {value['trials']} random inputs.", ""
+        ), forbidden
+    return Verdict("correct", "Correct: the check passed.", ""), forbidden

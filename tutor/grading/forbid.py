@@ -1,0 +1,147 @@
+"""The AST half of ``forbid``: find loops and refused calls in the learner's code, torch-free.
+
+``forbid`` lists Python keywords (``for`` — comprehensions count —, ``while``, ``if``,
+``lambda``, ``import``, ``try``, ``with``, ``class``) and dotted names (``torch.outer``). Names
+are resolved through the learner's own aliases: ``import torch as t``, ``from torch import
+outer as o``, ``f = torch.outer`` and ``getattr(torch, "outer")`` all reach ``torch.outer``;
+``nn`` and ``F`` are pre-imported as ``torch.nn`` and ``torch.nn.functional``. Forbidding a
+module (``torch.linalg``) forbids everything under it. What the code reaches at run time by
+other means is caught by the runtime trace (``tutor.probes.forbid_trace``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+#: keyword -> the AST node types that count as using it
+KEYWORDS: dict[str, tuple[type[ast.AST], ...]] = {
+    "for": (ast.For, ast.AsyncFor, ast.comprehension),
+    "while": (ast.While,),
+    "if": (ast.If, ast.IfExp),
+    "lambda": (ast.Lambda,),
+    "import": (ast.Import, ast.ImportFrom),
+    "try": (ast.Try, ast.TryStar),
+    "with": (ast.With, ast.AsyncWith),
+    "class": (ast.ClassDef,),
+}
+PREIMPORTED = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
+
+
+@dataclass(frozen=True)
+class Use:
+    """One use of a forbidden construct: which entry of ``forbid``, where, and how it was written."""
+
+    name: str
+    line: int
+    written: str
+
+    def __str__(self) -> str:
+        how = "" if self.written == self.name else f" (as `{self.written}`)"
+        return f"line {self.line}: `{self.name}`{how}"
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+class _Aliases:
+    """What each bare name of the learner's code refers to, as a dotted name."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.names = dict(PREIMPORTED)
+        self.star: list[str] = []
+        nodes = list(ast.walk(tree))
+        for _ in range(4):  # a few rounds settle chains like `a = torch; b = a.outer`
+            for node in nodes:
+                self._learn(node)
+
+    def _learn(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    self.names[a.asname] = a.name
+                else:
+                    top = a.name.split(".")[0]
+                    self.names[top] = top
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                if a.name == "*":
+                    self.star.append(node.module)
+                else:
+                    self.names[a.asname or a.name] = f"{node.module}.{a.name}"
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            value = self.resolve(node.value)
+            if isinstance(target, ast.Name) and value and value.split(".")[0] in ("torch",):
+                self.names[target.id] = value
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """The dotted name an expression refers to, through the aliases (None if unknown)."""
+        if isinstance(node, ast.Call) and _dotted(node.func) == "getattr" and len(node.args) >= 2:
+            base = self.resolve(node.args[0])
+            attr = node.args[1]
+            if base and isinstance(attr, ast.Constant) and isinstance(attr.value, str):
+                return f"{base}.{attr.value}"
+            return None
+        dotted = _dotted(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        base = self.names.get(head, head)
+        return f"{base}.{rest}" if rest else base
+
+
+def _matches(name: str, forbidden: str) -> bool:
+    return name == forbidden or name.startswith(forbidden + ".")
+
+
+def find_forbidden(code: str, forbid: list[str]) -> list[Use]:
+    """Every forbidden construct the code uses (one ``Use`` per entry, at its first line).
+
+    Raises SyntaxError when the code does not parse.
+    """
+    tree = ast.parse(code)
+    keywords = {k for k in forbid if k in KEYWORDS}
+    dotted = [d for d in forbid if d not in KEYWORDS]
+    aliases = _Aliases(tree) if dotted else None
+    found: dict[str, Use] = {}
+
+    def note(name: str, node: ast.AST, written: str) -> None:
+        line = getattr(node, "lineno", 0)
+        if name not in found or line < found[name].line:
+            found[name] = Use(name, line, written)
+
+    for node in ast.walk(tree):
+        for kw in keywords:
+            if isinstance(node, KEYWORDS[kw]):
+                target = node.target if isinstance(node, ast.comprehension) else node
+                note(kw, target, kw)
+        if aliases is None:
+            continue
+        candidates: list[tuple[str, str]] = []
+        if isinstance(node, ast.Name | ast.Attribute | ast.Call) and not isinstance(
+            getattr(node, "ctx", ast.Load()), ast.Store
+        ):
+            name = aliases.resolve(node)
+            if name:
+                candidates.append((name, ast.unparse(node)))
+                if isinstance(node, ast.Name) and node.id not in aliases.names:
+                    candidates += [(f"{m}.{node.id}", node.id) for m in aliases.star]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                candidates.append(
+                    (f"{node.module}.{a.name}", f"from {node.module} import {a.name}")
+                )
+        elif isinstance(node, ast.Import):
+            candidates += [(a.name, f"import {a.name}") for a in node.names]
+        for name, written in candidates:
+            for f in dotted:
+                if _matches(name, f):
+                    note(f, node, written)
+    return sorted(found.values(), key=lambda u: (u.line, u.name))
