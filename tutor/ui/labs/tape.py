@@ -1,0 +1,140 @@
+"""The autograd tape lab: type forward code ending in a scalar, see the graph that run built,
+and step the backward pass node by node in the order autograd really ran it."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
+
+from tutor.probes.data_tape import Tape
+from tutor.ui.widgets.run_status import RunStatus
+from tutor.ui.widgets.tape_graph import TapeGraph
+from tutor.ui.widgets.tape_panels import TapeChecks, TapeStepPanel
+
+DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
+PROBE = "tutor.probes.tape:tape"
+
+
+class TapeLab(Screen[None]):
+    """The tape stepper. Preset keys: ``code`` (forward code), or ``setup`` (a drill's setup,
+    used as the starting code)."""
+
+    CSS_PATH = "tape.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("ctrl+r", "run", "Run code", priority=True),
+        Binding("n", "step(1)", "Next node"),
+        Binding("p", "step(-1)", "Prev"),
+        Binding("a", "step_all", "All", show=False),
+        Binding("r", "restart", "Restart", show=False),
+        Binding("c", "toggle_tab", "Step/checks"),
+        Binding("e", "edit", "Edit code"),
+    ]
+
+    def __init__(self, preset: dict[str, str] | None = None) -> None:
+        super().__init__()
+        preset = preset or {}
+        self.code = preset.get("code") or preset.get("setup") or DEFAULT_CODE
+        """The forward code last run."""
+        self.data: Tape | None = None
+        """The last tape recorded."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield TextArea(self.code, language="python", id="tape-code")
+        yield RunStatus(id="tape-status")
+        yield Static(id="tape-error")
+        with Horizontal(id="tape-body"):
+            with VerticalScroll(id="tape-graph-box"):
+                yield TapeGraph(id="tape-graph")
+            with TabbedContent(id="tape-tabs"):
+                with TabPane("Step", id="tab-step"), VerticalScroll():
+                    yield TapeStepPanel(id="tape-step")
+                with TabPane("Checks", id="tab-checks"), VerticalScroll():
+                    yield TapeChecks(id="tape-checks")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Autograd tape"
+        self.query_one(
+            "#tape-code"
+        ).border_title = "forward code · the last assigned name is the scalar · ctrl+r runs"
+        if getattr(self.app, "sandbox", None) is not None:
+            self.action_run()
+
+    # --- running ----------------------------------------------------------------------------
+
+    def action_run(self) -> None:
+        """Run the code in the editor."""
+        self.code = self.query_one("#tape-code", TextArea).text
+        if self.code.strip():
+            self.probe()
+
+    @work(exclusive=True)
+    async def probe(self) -> None:
+        """Record the tape of the current code in the sandbox."""
+        status = self.query_one(RunStatus)
+        status.running, status.message = True, "running forward and backward"
+        try:
+            result = await self.app.sandbox.call(PROBE, timeout=15.0, memory_mb=768, code=self.code)
+        finally:
+            status.running = False
+        if result.ok:
+            self.show(Tape.model_validate(result.value))
+        else:
+            message = result.exception.message if result.exception else result.reason
+            self.show_error(message or str(result.status))
+            status.message = "fix the code and press ctrl+r"
+
+    def show(self, data: Tape) -> None:
+        """Draw ``data`` at step 0 (also used by tests with recorded data)."""
+        self.data = data
+        self.query_one("#tape-error", Static).set_class(False, "-shown")
+        for widget in (self.query_one(TapeGraph), self.query_one(TapeStepPanel)):
+            widget.data = data
+        self.query_one(TapeChecks).data = data
+        self.set_step(0)
+        self.query_one("#tape-graph-box").focus()
+
+    def show_error(self, message: str) -> None:
+        """Say what went wrong, in place of a traceback."""
+        error = self.query_one("#tape-error", Static)
+        error.update(message)
+        error.set_class(True, "-shown")
+
+    # --- stepping ---------------------------------------------------------------------------
+
+    def set_step(self, step: int) -> None:
+        """Show the state after ``step`` nodes of the backward pass."""
+        if self.data is None:
+            return
+        step = max(0, min(len(self.data.order), step))
+        self.query_one(TapeGraph).step = step
+        self.query_one(TapeStepPanel).step = step
+        self.query_one(
+            RunStatus
+        ).message = f"backward step {step}/{len(self.data.order)} · n next · p previous · c checks"
+
+    def action_step(self, delta: int) -> None:
+        self.set_step(self.query_one(TapeGraph).step + delta)
+
+    def action_step_all(self) -> None:
+        self.set_step(len(self.data.order) if self.data else 0)
+
+    def action_restart(self) -> None:
+        self.set_step(0)
+
+    def action_toggle_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = "tab-checks" if tabs.active == "tab-step" else "tab-step"
+
+    def action_edit(self) -> None:
+        self.query_one("#tape-code", TextArea).focus()
+
+    @on(TextArea.Changed)
+    def edited(self) -> None:
+        self.query_one("#tape-error", Static).set_class(False, "-shown")
