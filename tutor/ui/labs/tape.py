@@ -93,6 +93,9 @@ class TapeLab(Screen[None]):
     def show(self, data: Tape) -> None:
         """Draw ``data`` at step 0 (also used by tests with recorded data)."""
         self.data = data
+        editor = self.query_one("#tape-code", TextArea)
+        if editor.text != data.code:
+            editor.load_text(data.code)
         self.query_one("#tape-error", Static).set_class(False, "-shown")
         for widget in (self.query_one(TapeGraph), self.query_one(TapeStepPanel)):
             widget.data = data

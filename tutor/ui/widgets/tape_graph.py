@@ -21,15 +21,15 @@ def graph_lines(data: Tape) -> list[tuple[str, int | None]]:
             lines.append((prefix + branch + "∅ (input needs no grad)", None))
             return
         again = node_id in shown
-        label = data.label(node_id) + ("  (same node as above)" if again else "")
+        label = data.label(node_id) + ("  (↑ same node)" if again else "")
         lines.append((prefix + branch + label, node_id))
         if again:
             return
         shown.add(node_id)
         children = data.node(node_id).next
-        child_prefix = prefix + ("   " if branch in ("└─ ", "") else "│  ")
+        child_prefix = prefix + {"": "", "└─": "  "}.get(branch, "│ ")
         for k, child in enumerate(children):
-            visit(child, child_prefix, "└─ " if k == len(children) - 1 else "├─ ")
+            visit(child, child_prefix, "└─" if k == len(children) - 1 else "├─")
 
     if data.nodes:
         visit(data.nodes[0].id, "", "")
@@ -37,10 +37,11 @@ def graph_lines(data: Tape) -> list[tuple[str, int | None]]:
 
 
 class TapeGraph(Widget):
-    """The graph of ``grad_fn`` nodes; done nodes ✓, the node just run ▶, the rest pending."""
+    """The graph of ``grad_fn`` nodes with the order they ran in; done nodes ✓, the node just
+    run ▶, the rest pending."""
 
     DEFAULT_CSS = """
-    TapeGraph { height: auto; padding: 0 1; }
+    TapeGraph { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     TapeGraph > .tape-graph--done { color: $success; }
     TapeGraph > .tape-graph--current { background: $accent; color: $background; text-style: bold; }
     TapeGraph > .tape-graph--pending { color: $text-muted; }
@@ -60,20 +61,16 @@ class TapeGraph(Widget):
         current = data.order[self.step - 1] if self.step else None
         style = self.get_component_rich_style
         out = Text()
-        out.append(f"{data.output} = {data.value:g}   ", style="bold")
-        out.append(
-            f"backward step {self.step}/{len(data.order)}", style=style("tape-graph--pending")
-        )
+        out.append(f"{data.output} = {data.value:g}", style="bold")
         for text, node_id in graph_lines(data):
             out.append("\n")
-            if node_id is not None and node_id == current and "same node" not in text:
-                out.append("▶ " + text, style=style("tape-graph--current"))
+            ref = "same node" in text
+            rank = data.order.index(node_id) + 1 if node_id in data.order and not ref else None
+            head = f"{rank:>2} " if rank else "   "
+            if node_id is not None and node_id == current and not ref:
+                out.append("▶" + head + text, style=style("tape-graph--current"))
             elif node_id in done:
-                out.append("✓ " + text, style=style("tape-graph--done"))
+                out.append("✓" + head + text, style=style("tape-graph--done"))
             else:
-                out.append("· " + text, style=style("tape-graph--pending"))
-            if node_id is not None and "same node" not in text:
-                rank = data.order.index(node_id) + 1 if node_id in data.order else None
-                if rank is not None:
-                    out.append(f"  #{rank}", style=style("tape-graph--pending"))
+                out.append("·" + head + text, style=style("tape-graph--pending"))
         return out
