@@ -11,7 +11,7 @@ from tutor.probes.logits import logits
 
 
 def test_gradient_is_p_minus_y():
-    r = logits([2.0, 1.0, 0.1], target=0)
+    r = logits([2.0, 1.0, 0.1], target_class=0)
     assert r.grad_matches and r.max_diff < 1e-6
     assert sum(r.probs) == pytest.approx(1)
     assert r.correct.loss == pytest.approx(-math.log(r.probs[0]), rel=1e-6)
@@ -21,7 +21,7 @@ def test_gradient_is_p_minus_y():
 
 @pytest.mark.parametrize("classes", [2, 3, 10])
 def test_softmax_first_floor_and_shrunken_gradient(classes):
-    r = logits([0.0] * classes, target=1, softmax_first=True)
+    r = logits([0.0] * classes, target_class=1, softmax_first=True)
     assert r.active == "softmax_first" and r.shown is r.softmax_first
     assert r.softmax_first.floor == pytest.approx(math.log(1 + (classes - 1) / math.e), rel=1e-5)
     assert r.softmax_first.grad_norm < r.correct.grad_norm
@@ -29,7 +29,7 @@ def test_softmax_first_floor_and_shrunken_gradient(classes):
 
 def test_bad_input():
     with pytest.raises(ValueError, match="target"):
-        logits([1.0, 2.0], target=5)
+        logits([1.0, 2.0], target_class=5)
     with pytest.raises(ValueError, match="between 2"):
         logits([1.0])
     with pytest.raises(ValueError, match="not a list"):

@@ -29,8 +29,12 @@ def _evaluate(z: torch.Tensor, target: int, softmax_first: bool) -> Mode:
     return Mode(loss=loss, grad=grad.tolist(), grad_norm=float(grad.norm()), floor=floor)
 
 
-def logits(logits: list[float], target: int = 0, softmax_first: bool = False) -> LogitsResult:
-    """Cross-entropy of one row of ``logits`` against class ``target``, both ways."""
+def logits(logits: list[float], target_class: int = 0, softmax_first: bool = False) -> LogitsResult:
+    """Cross-entropy of one row of ``logits`` against class ``target_class``, both ways.
+
+    (Not ``target``: that name is the sandbox's own ``call`` argument.)
+    """
+    target = target_class
     values = [float(v) for v in logits]
     check_logits(values)
     if not 0 <= target < len(values):

@@ -73,7 +73,7 @@ def logits(logits_text: str, target: int, softmax_first: bool, as_json: bool) ->
         timeout=10.0,
         memory_mb=1024,
         logits=values,
-        target=target,
+        target_class=target,
         softmax_first=softmax_first,
     )
     data = LogitsResult.model_validate(value)
