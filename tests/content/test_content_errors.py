@@ -136,3 +136,19 @@ def test_the_packs_md_example_loads_with_positions(tmp_path):
     assert pack.source == PACKS / "packs-example.yaml"
     assert locator.at(("drills", 3, "check", "trials")) == (65, 15)
     assert locator.key_at(("drills", 0, "ask")) == (19, 5)
+
+
+def test_unknown_lab_and_bad_torch_specifier():
+    assert problems_of("labs-and-torch.yaml") == [
+        '4:8: torch: `2.4+` is not a version specifier (write e.g. ">=2.4" or ">=2.4,<3")',
+        "10:10: drills[0].lab: unknown lab `strid` (did you mean `stride`?)",
+        "15:10: drills[1].lab: unknown lab `plotter` "
+        "(one of stride, tape, loop, ledger, logits, checkpoint, race)",
+    ]
+
+
+def test_lab_names_match_the_ui_registry():
+    from tutor.content.checks import LAB_NAMES
+    from tutor.ui.labs import LABS
+
+    assert set(LAB_NAMES) == set(LABS)

@@ -6,11 +6,15 @@ every other problem reported in the same pass.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
+
+#: the live labs a drill's ``lab`` may open (the keys of ``tutor.ui.labs.LABS``)
+LAB_NAMES = ("stride", "tape", "loop", "ledger", "logits", "checkpoint", "race")
 
 #: drill fields shown to the learner, where every ``{name}`` must be a declared param
 PROSE_FIELDS = ("title", "prompt", "explain")
@@ -27,6 +31,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
         line, col = locator.key_at(path) if key else locator.at(path)
         problems.append(Problem(locator.file, line, col, dotted(path), message))
 
+    if isinstance(data.get("torch"), str):
+        _check_torch(data["torch"], report)
     seen: dict[str, int] = {}
     for i, drill in enumerate(data["drills"]):
         if not isinstance(drill, dict):
@@ -42,6 +48,11 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
                 report((*here, "id"), message)
             else:
                 seen[ident] = i
+        lab = drill.get("lab")
+        if isinstance(lab, str) and lab not in LAB_NAMES:
+            close = difflib.get_close_matches(lab, LAB_NAMES, n=1)
+            hint = f"did you mean `{close[0]}`?" if close else f"one of {', '.join(LAB_NAMES)}"
+            report((*here, "lab"), f"unknown lab `{lab}` ({hint})")
         declared = _check_params(drill.get("params"), (*here, "params"), report)
         check = drill.get("check")
         if isinstance(check, dict):
@@ -52,6 +63,18 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
             for name in missing:
                 report(path, f"`{{{name}}}` is not a declared param{_declared_list(declared)}")
     return problems
+
+
+def _check_torch(spec: str, report) -> None:
+    """The ``torch`` key must be a version specifier such as ``>=2.4``."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        SpecifierSet(spec)
+    except InvalidSpecifier:
+        report(
+            ("torch",), f'`{spec}` is not a version specifier (write e.g. ">=2.4" or ">=2.4,<3")'
+        )
 
 
 def _declared_list(declared: set[str]) -> str:
