@@ -152,3 +152,14 @@ def test_lab_names_match_the_ui_registry():
     from tutor.ui.labs import LABS
 
     assert set(LAB_NAMES) == set(LABS)
+
+
+def test_yaml_typed_scalars_and_keys_read_as_written():
+    text = "pack: p\ntitle: yes\nchapter: 1\n3: x\ndrills:\n  - id: a\n    kind: predict\n"
+    text += "    prompt: x\n    ask: y\n"
+    with pytest.raises(PackError) as info:
+        parse_pack(text, "k.yaml")
+    assert [str(p) for p in info.value.problems] == [
+        'k.yaml:2:8: title: expected text, got `true` (quote it: "true")',
+        "k.yaml:4:1: 3: unknown key `3`",
+    ]

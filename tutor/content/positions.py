@@ -152,9 +152,7 @@ class _Builder:
         if not isinstance(key_node, yaml.ScalarNode):
             self.problem(key_node, path, "a key must be plain text, not a list or mapping")
             return
-        key = self.scalar(key_node)
-        if not isinstance(key, str | int | float | bool) and key is not None:
-            key = str(key)
+        key = key_node.value  # keys are names: kept as written (`1:` is the key "1")
         if key in out:
             if explicit:
                 first = self.locator._shift(self.locator.keys[(*path, key)])

@@ -73,6 +73,8 @@ def _shown(value: Any) -> str:
         return "text" if "\n" in value or len(value) > 30 else f"`{value}`"
     if value is None:
         return "nothing (null)"
+    if isinstance(value, bool):
+        return "`true`" if value else "`false`"
     return f"`{value}`"
 
 
@@ -111,6 +113,7 @@ def type_message(error: dict[str, Any], value: Any, path: tuple) -> str:
     if kind in _TYPES:
         message = _TYPES[kind]
         if kind == "string_type" and value is not None and not isinstance(value, dict | list):
-            return f'{message}, got {_shown(value)} (quote it: "{value}")'
+            shown = _shown(value)
+            return f'{message}, got {shown} (quote it: "{shown.strip("`")}")'
         return f"{message}, got {_shown(value)}"
     return error["msg"]
