@@ -41,8 +41,16 @@ def report_check(packs: list, problems: list, *, as_json: bool) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--builtin", is_flag=True, help="Check the packs shipped with tutor.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def check(paths: tuple[Path, ...], builtin: bool, as_json: bool) -> None:
-    """Check pack files or folders: every problem as file:line:col: field: message."""
+@click.option("--no-run", is_flag=True, help="Schema only: do not run drills in the sandbox.")
+@click.pass_context
+def check(
+    ctx: click.Context, paths: tuple[Path, ...], builtin: bool, as_json: bool, no_run: bool
+) -> None:
+    """Check pack files or folders: every problem as file:line:col: field: message.
+
+    After the schema, every drill runs in the sandbox: references pass on several seeds,
+    starters and `wrong` answers fail, predict drills' setup/ask run (see docs/grading.md).
+    """
     from tutor.content.check import check_paths
     from tutor.content.sources import builtin_pack_dir, expand
 
@@ -52,6 +60,10 @@ def check(paths: tuple[Path, ...], builtin: bool, as_json: bool) -> None:
     if builtin and builtin_pack_dir().is_dir():
         targets += expand(builtin_pack_dir())
     packs, problems = check_paths(targets)
+    if packs and not no_run:
+        from tutor.grading.packcheck import run_stage
+
+        problems += run_stage(packs, ctx)
     report_check(packs, problems, as_json=as_json)
     if problems:
         sys.exit(1)

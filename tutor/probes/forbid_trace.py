@@ -62,6 +62,15 @@ class ForbidTrace(TorchFunctionMode):
         self._table = resolve_forbidden(names)
         self.used: list[str] = []
 
+    def __enter__(self) -> ForbidTrace:
+        if self._table:  # nothing to watch: stay out of the way (the mode costs per call)
+            super().__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._table:
+            super().__exit__(*exc)
+
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
         name = self._table.get(id(func))
         if name is None:
