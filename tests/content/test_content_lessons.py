@@ -107,3 +107,26 @@ def test_chapter_file_problems(tmp_path):
     assert [f"{p.line}:{p.col}: {p.field}: {p.message}" for p in info.value.problems] == [
         "8:9: [1].part: expected 'i' or 'ii', got `iii`"
     ]
+
+
+def test_two_lessons_for_one_chapter(tmp_path):
+    source = (LESSONS / "good" / "02-autograd.md").read_text()
+    (tmp_path / "02-a.md").write_text(source)
+    (tmp_path / "02-b.md").write_text(source)
+    lessons, problems = load_lessons(tmp_path)
+    assert lessons[2].source.name == "02-a.md"
+    (problem,) = problems
+    assert (Path(problem.file).name, problem.line, problem.field) == ("02-b.md", 2, "chapter")
+    assert problem.message.startswith("chapter 2 already has a lesson: ")
+
+
+def test_chapter_listed_twice(tmp_path):
+    path = tmp_path / "chapters.yaml"
+    path.write_text(
+        "- {number: 1, title: A, thesis: t, part: i}\n- {number: 1, title: B, thesis: t, part: i}\n"
+    )
+    with pytest.raises(PackError) as info:
+        load_chapters(path)
+    assert [f"{p.line}:{p.col}: {p.field}: {p.message}" for p in info.value.problems] == [
+        "2:11: [1].number: chapter 1 is listed twice"
+    ]

@@ -101,12 +101,12 @@ def parse_lesson(text: str, file: str) -> Lesson:
     """A Lesson from the text of a lesson file; raise PackError with every problem."""
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].rstrip() != "---":
-        raise PackError([Problem(file, 1, 1, "front matter", "a lesson starts with a `---` line, "
-                                 "then YAML front matter (chapter, title, thesis, labs, torch)")])  # fmt: skip
+        message = "a lesson starts with a `---` line, then YAML front matter"
+        raise PackError([Problem(file, 1, 1, "front matter", message)])
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
     if end is None:
-        raise PackError([Problem(file, 1, 1, "front matter", "front matter is never closed "
-                                 "(no second `---` line)")])  # fmt: skip
+        message = "front matter is never closed (no second `---` line)"
+        raise PackError([Problem(file, 1, 1, "front matter", message)])
     data, locator, problems = parse_located("".join(lines[1:end]), file, line_offset=1)
     if data is not None and not isinstance(data, dict):
         problems.append(Problem(file, 2, 1, "front matter", "expected `key: value` lines"))
@@ -139,6 +139,12 @@ def load_lesson(path: str | os.PathLike[str]) -> Lesson:
     return lesson.model_copy(update={"source": path})
 
 
+def _key_line(path: Path, key: str) -> int:
+    """The line of a top-level front matter key (2 when it cannot be found)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((i + 1 for i, line in enumerate(lines) if line.startswith(f"{key}:")), 2)
+
+
 def load_lessons(
     folder: str | os.PathLike[str] | None = None,
 ) -> tuple[dict[int, Lesson], list[Problem]]:
@@ -156,7 +162,8 @@ def load_lessons(
         if lesson.chapter in lessons:
             other = display_path(lessons[lesson.chapter].source)
             message = f"chapter {lesson.chapter} already has a lesson: {other}"
-            problems.append(Problem(display_path(path), 2, 1, "chapter", message))
+            line = _key_line(path, "chapter")
+            problems.append(Problem(display_path(path), line, 1, "chapter", message))
             continue
         lessons[lesson.chapter] = lesson
     return lessons, problems
@@ -182,8 +189,8 @@ def load_chapters(path: str | os.PathLike[str] | None = None) -> list[Chapter]:
             continue
         if chapter.number in seen:
             line, col = locator.at((i, "number"))
-            problems.append(Problem(file, line, col, f"[{i}].number",
-                                    f"chapter {chapter.number} is listed twice"))  # fmt: skip
+            message = f"chapter {chapter.number} is listed twice"
+            problems.append(Problem(file, line, col, f"[{i}].number", message))
         seen.add(chapter.number)
         chapters.append(chapter)
     if problems:

@@ -49,8 +49,8 @@ def parse_pack(text: str, file: str) -> tuple[Pack, Locator]:
     """Validate a pack from its YAML text; ``file`` names it in problems."""
     data, locator, problems = parse_located(text, file)
     if data is None and not problems:
-        problems.append(Problem(file, 1, 1, "yaml", "the file is empty: a pack needs "
-                                "`pack`, `title`, `chapter` and `drills`"))  # fmt: skip
+        message = "the file is empty: a pack needs `pack`, `title`, `chapter` and `drills`"
+        problems.append(Problem(file, 1, 1, "yaml", message))
     if problems and data is None:
         raise PackError(problems)
     pack = validate_located(Pack, data, locator, problems)
