@@ -48,3 +48,13 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
     for row in rows:
         table.add_row(row["id"], str(row["chapter"]), row["kind"], row["title"])
     Console().print(table)
+
+
+def _register_run() -> None:
+    """`drill run` lives with the grading engine (tutor/commands/drill_run.py)."""
+    from tutor.commands.drill_run import run
+
+    drill.add_command(run)
+
+
+_register_run()

@@ -1,0 +1,78 @@
+"""`tutor drill run ID`: grade one answer headlessly, exactly as the TUI grades it."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+import click
+
+
+def _answer_text(answer: str | None, answer_file: Path | None) -> str:
+    if (answer is None) == (answer_file is None):
+        raise click.UsageError("give exactly one of --answer TEXT or --answer-file FILE")
+    if answer_file is not None:
+        try:
+            return answer_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.ClickException(f"cannot read {answer_file}: {exc}") from None
+    return answer  # type: ignore[return-value]
+
+
+@click.command("run")
+@click.argument("drill_id")
+@click.option("--answer", default=None, help="The answer (order: lines in order, one per line).")
+@click.option(
+    "--answer-file",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Read the answer from a file.",
+)
+@click.option("--seed", type=int, default=None, help="Replay the params of this seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def run(
+    ctx: click.Context,
+    drill_id: str,
+    answer: str | None,
+    answer_file: Path | None,
+    seed: int | None,
+    as_json: bool,
+) -> None:
+    """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
+    from tutor.commands.drill import load_catalog
+    from tutor.grading.engine import judge, plan
+    from tutor.grading.variants import new_seed
+    from tutor.settings import Settings
+
+    text = _answer_text(answer, answer_file)
+    catalog = load_catalog(ctx)
+    try:
+        ref = catalog.drill(drill_id)
+    except KeyError:
+        ids = [r.full_id for r in catalog.drills()]
+        close = difflib.get_close_matches(drill_id, ids, n=1)
+        more = f" (did you mean {close[0]}?)" if close else ""
+        raise click.ClickException(f"no drill {drill_id!r}{more}; see `tutor drill list`") from None
+    if seed is None:
+        seed = new_seed()
+        click.echo(f"seed {seed}", err=True)
+    p = plan(ref, text, seed)
+    result = None
+    if p is not None:
+        from tutor.sandbox import Sandbox
+
+        settings = ctx.find_object(Settings)
+        with Sandbox(settings.runtime if settings else None) as sandbox:
+            result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
+    grade = judge(ref, text, seed, result)
+    if as_json:
+        click.echo(json.dumps(grade.contract()))
+        return
+    click.echo(f"{grade.drill} (seed {grade.seed}): {grade.status}")
+    click.echo(grade.feedback)
+    if grade.expected and not grade.correct:
+        click.echo(f"expected: {grade.expected}")
+    if grade.hint:
+        click.echo(f"hint: {grade.hint}")
