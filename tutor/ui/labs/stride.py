@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
@@ -50,10 +50,9 @@ class StrideLab(Screen[None]):
         yield RunStatus(id="stride-status")
         yield Static(id="stride-error")
         with Horizontal(id="stride-body"):
-            with Vertical(id="stride-grid"):
-                yield StrideGrid(id="grid")
-                yield Static(id="stride-arith")
+            yield StrideGrid(id="stride-grid")
             yield StrideFacts(id="stride-facts")
+        yield Static(id="stride-arith")
         yield StorageStrip(id="stride-strip")
         yield ViewVerdict(id="stride-verdict")
         yield Footer()
@@ -102,6 +101,11 @@ class StrideLab(Screen[None]):
     def show(self, data: StrideMap) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""
         self.data = data
+        self.expr = data.expr
+        self.query_one("#stride-expr", Input).value = data.expr
+        if data.view is not None:
+            self.view_shape = ", ".join(map(str, data.view.shape))
+            self.query_one("#stride-view", Input).value = self.view_shape
         self.query_one("#stride-error", Static).set_class(False, "-shown")
         self.query_one(StrideFacts).data = data
         strip = self.query_one(StorageStrip)

@@ -180,7 +180,8 @@ class StrideGrid(Widget, can_focus=True):
         c0 = 0 if cur_c < vis_cols else cur_c - vis_cols + 1
         cursor_offset = data.offset_of(self.cursor)
         style = self.get_component_rich_style
-        out = Text(self._title(data) + "\n", style=style("stride-grid--title"))
+        out = Text()
+        out.append(self._title(data) + "\n", style=style("stride-grid--title"))
         header = f"{row_name}\\{col_name}" if ndim >= 2 else col_name
         out.append(header.ljust(label_w)[:label_w], style=style("stride-grid--header"))
         for c in range(c0, min(cols, c0 + vis_cols)):

@@ -42,7 +42,8 @@ class StorageStrip(Widget):
             return Text("storage", style=style("storage-strip--label"))
         nbytes = data.storage_elements * data.element_size
         head = f"storage: {data.storage_elements} cells × {data.element_size} B = {nbytes:,} B"
-        out = Text(head, style=style("storage-strip--label"))
+        out = Text()
+        out.append(head, style=style("storage-strip--label"))
         if not data.strip_len:
             return out
         start, stop = data.strip_start, data.strip_start + data.strip_len
