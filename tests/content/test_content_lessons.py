@@ -128,5 +128,5 @@ def test_chapter_listed_twice(tmp_path):
     with pytest.raises(PackError) as info:
         load_chapters(path)
     assert [f"{p.line}:{p.col}: {p.field}: {p.message}" for p in info.value.problems] == [
-        "2:11: [1].number: chapter 1 is listed twice"
+        "2:12: [1].number: chapter 1 is listed twice"
     ]
