@@ -35,3 +35,14 @@ def make_app(**kwargs):
 @pytest.fixture
 def catalog() -> Catalog:
     return fixture_catalog()
+
+
+@pytest.fixture(name="make_app")
+def make_app_fixture():
+    """A factory: ``make_app(**kwargs)`` builds a TutorApp on the fixture catalog."""
+    return make_app
+
+
+@pytest.fixture(name="fixtures_dir")
+def fixtures_dir_fixture() -> Path:
+    return FIXTURES

@@ -106,8 +106,7 @@ class TutorApp(App[None]):
     def on_mount(self) -> None:
         from tutor.ui.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen())
-        self.call_after_refresh(self.home_drawn)
+        self.push_screen(HomeScreen())  # it calls home_drawn after its first frame
 
     def home_drawn(self) -> None:
         """Called once the home screen has been drawn: warm the sandbox, report problems."""

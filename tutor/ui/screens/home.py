@@ -56,6 +56,7 @@ class HomeScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_progress()
         self.query_one(ChapterList).focus()
+        self.call_after_refresh(self.app.home_drawn)
 
     def on_screen_resume(self) -> None:
         self.refresh_progress()

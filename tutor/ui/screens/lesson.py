@@ -19,8 +19,8 @@ from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts, parse_
 from tutor.ui.widgets.snippet import SnippetView
 
 #: chunks mounted before the first frame; the rest follow in batches
-FIRST_CHUNKS = 6
-BATCH = 4
+FIRST_CHUNKS = 4
+BATCH = 6
 
 
 def part_widget(part: Prose | object) -> Widget:
@@ -47,7 +47,7 @@ class LessonScreen(Screen[None]):
         self.chapter = chapter
         self.lesson = None
         self._parts: list = []
-        self._running: SnippetView | None = None
+        self._active_run: SnippetView | None = None
 
     def compose(self) -> ComposeResult:
         lesson = self.app.catalog.lessons[self.chapter]
@@ -74,7 +74,7 @@ class LessonScreen(Screen[None]):
         self.title = f"Lesson {self.chapter}"
         self.app.store.set_last_location("lesson", str(self.chapter))
         self._fill_side()
-        self._mount_rest()
+        self.call_after_refresh(self._mount_rest)  # after the first frame
         scroll = self.query_one("#lesson-scroll", VerticalScroll)
         self.watch(scroll, "scroll_y", self._scrolled, init=False)
         scroll.focus()
@@ -142,9 +142,9 @@ class LessonScreen(Screen[None]):
 
     def run_snippet(self, view: SnippetView) -> None:
         """Run ``view``'s code in the shared sandbox (cancelling any run in progress)."""
-        if self._running is not None:
-            self._running.running = False
-        self._running = view
+        if self._active_run is not None:
+            self._active_run.running = False
+        self._active_run = view
         view.running = True
         self._run(view)
 
@@ -162,8 +162,8 @@ class LessonScreen(Screen[None]):
             view._live(Text(f"the sandbox failed: {exc}"), "", "-differs")
             return
         finally:
-            if self._running is view:
-                self._running = None
+            if self._active_run is view:
+                self._active_run = None
         view.running = False
         view.live = result
 
@@ -232,7 +232,7 @@ class LessonScreen(Screen[None]):
         self.post_message(OpenDrills(self.chapter))
 
     def action_back(self) -> None:
-        if self._running is not None:
+        if self._active_run is not None:
             self.workers.cancel_group(self, "snippet")
             return
         self.dismiss()

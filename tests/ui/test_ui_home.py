@@ -1,0 +1,91 @@
+"""The home screen: chapters by part, honest progress, continue, persistence across launches."""
+
+from __future__ import annotations
+
+from tutor.progress.store import Store
+from tutor.ui.screens.home import HomeScreen
+from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.widgets.chapter_list import ChapterList
+
+
+def summary(app) -> str:
+    return str(app.screen.query_one("#home-summary").render())
+
+
+def chapter_line(app, number: int) -> str:
+    chapters = app.screen.query_one(ChapterList)
+    option = chapters.get_option(f"ch-{number}")
+    return str(option.prompt)
+
+
+async def test_fresh_home_shows_zero_of_twelve(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert "0/12 chapters" in summary(app)
+        assert "0 reviews due today" in summary(app)
+        # chapter 1 has the fixture lesson and five drills (two of them quiz)
+        line = chapter_line(app, 1)
+        assert "Tensors" in line and "drills 0/5" in line and "quiz 0/2" in line
+        assert "strides are the map" in line
+        # chapters with nothing installed say so honestly
+        assert "not yet available" in chapter_line(app, 7)
+        parts = [str(o.prompt) for o in app.screen.query_one(ChapterList).options if o.disabled]
+        assert parts == ["Part i · how PyTorch thinks", "Part ii · practice, and the road to TPU"]
+
+
+async def test_enter_opens_the_lesson_and_continue_returns_there(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LessonScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert "continue: lesson 1" in summary(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, LessonScreen)
+
+
+async def test_progress_survives_a_relaunch(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("m")  # mark the lesson read
+        await pilot.pause()
+    # a second launch opens the same database from TUTOR_HOME
+    again = make_app(warm_sandbox=False)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "lesson ✓" in chapter_line(again, 1)
+        assert "continue: lesson 1" in summary(again)
+    assert Store().lesson_read(1)
+
+
+async def test_chapter_done_when_lesson_read_and_quiz_mastered(make_app):
+    store = Store()
+    store.mark_lesson_read(1)
+    store.record_attempt("fixture-basics/row-strides", 1, "(5, 1)", True, "correct", 1, 3.0)
+    store.record_attempt("fixture-basics/step-order", 1, "...", True, "correct", 0, 3.0)
+    app = make_app(warm_sandbox=False, store=store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "1/12 chapters" in summary(app)
+        line = chapter_line(app, 1)
+        assert line.startswith("✓") and "quiz 2/2" in line and "drills 2/5" in line
+
+
+async def test_narrow_terminal_hides_the_detail_panel(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#chapter-detail").display or (
+            app.screen.query_one("#chapter-detail").region.width == 0
+        )
+        assert "0/12 chapters" in summary(app)

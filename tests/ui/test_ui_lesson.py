@@ -1,0 +1,130 @@
+"""The lesson reader: chunked Markdown, snippets run live in the real sandbox, labs, reading."""
+
+from __future__ import annotations
+
+from tutor.content.models import Lesson
+from tutor.ui.screens.lesson import FIRST_CHUNKS, LessonScreen
+from tutor.ui.screens.lesson_parts import Prose, Run, lab_links, lesson_parts, parse_lab_href
+from tutor.ui.widgets.snippet import SnippetView
+
+
+async def open_lesson(app, pilot) -> LessonScreen:
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, LessonScreen)
+    return app.screen
+
+
+async def test_run_a_snippet_shows_live_output_beside_the_recorded_one(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        await pilot.press("r")  # runs the first snippet below the top of the view
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        first = screen.query(SnippetView).first()
+        assert first.live is not None and first.live.status == "ok"
+        assert first.live.stdout == "(2, 3) (3, 1)\n"
+        live = first.query_one(".live")
+        assert live.has_class("-match")
+        assert "matches" in live.border_subtitle
+        assert str(first.query_one(".recorded").render()).strip() == "(2, 3) (3, 1)"
+
+
+async def test_tab_then_r_runs_the_focused_snippet(make_app):
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        views = list(screen.query(SnippetView))
+        views[1].focus()
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert views[1].live.stdout == "(1, 3)\n"
+        assert views[0].live is None
+
+
+async def test_mark_read_with_a_key_and_the_chapter_drills_are_listed(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        drills = screen.query_one("#lesson-drills")
+        ids = [o.id for o in drills.options]
+        assert "fixture-basics/row-strides" in ids and len(ids) == 5
+        assert not app.store.lesson_read(1)
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.store.lesson_read(1)
+
+
+async def test_reaching_the_end_marks_the_lesson_read(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(100, 20)) as pilot:
+        screen = await open_lesson(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        scroll = screen.query_one("#lesson-scroll")
+        assert scroll.max_scroll_y > 0
+        await pilot.press("end")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.store.lesson_read(1)
+
+
+async def test_a_large_lesson_mounts_in_chunks_and_keys_still_work(make_app, catalog):
+    section = "## Section {n}\n\n" + "A line of prose about strides.\n\n" * 4
+    snippet = "```python run\nprint({n})\n```\n\n```output\n{n}\n```\n\n"
+    body = "".join(section.format(n=n) + snippet.format(n=n) for n in range(30))
+    big = Lesson(chapter=1, title="Big", thesis="Many chunks.", body=body)
+    catalog.lessons[1] = big
+    parts = lesson_parts(body)
+    assert len(parts) >= 60
+    app = make_app(catalog=catalog, warm_sandbox=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_lesson(app, pilot)
+        mounted_first = len(screen.query(".lesson-prose")) + len(screen.query(SnippetView))
+        assert mounted_first < len(parts)  # the first frame does not wait for the whole lesson
+        await pilot.press("m")  # the UI answers while the rest is mounting
+        await pilot.pause()
+        assert app.store.lesson_read(1)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.fully_mounted
+        assert len(screen.query(SnippetView)) == 30
+    assert len(parts) > FIRST_CHUNKS
+
+
+async def test_l_opens_the_linked_lab_with_its_preset(make_app):
+    from tutor.ui.labs import LABS
+
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_lesson(app, pilot)
+        await pilot.press("l")  # the fixture lesson links one lab: it opens directly
+        await pilot.pause()
+        assert type(app.screen).__name__ == LABS["stride"].split(":")[1]
+        assert app.screen.expr == "torch.zeros(2,3)"
+
+
+def test_lesson_parts_split_prose_and_snippets(catalog):
+    parts = lesson_parts(catalog.lessons[1].body)
+    kinds = [type(p) for p in parts]
+    assert kinds == [Prose, Run, Prose, Run, Prose]
+    assert parts[1].output == "(2, 3) (3, 1)\n"
+    assert "```" not in "".join(p.text for p in parts if isinstance(p, Prose))
+
+
+def test_lab_hrefs_and_links():
+    assert parse_lab_href("lab:stride?expr=torch.zeros(2,%203)") == (
+        "stride",
+        {"expr": "torch.zeros(2, 3)"},
+    )
+    assert parse_lab_href("lab:tape") == ("tape", None)
+    assert parse_lab_href("https://pytorch.org") is None
+    body = "see [the map](lab:stride?expr=x.permute(2,0,1).view(-1)) and [tape](lab:tape)."
+    assert lab_links(body) == [
+        ("the map", "stride", {"expr": "x.permute(2,0,1).view(-1)"}),
+        ("tape", "tape", None),
+    ]
