@@ -39,3 +39,38 @@ def sandbox(request):
 def as_root() -> bool:
     """Whether the tests run as root (the uid-drop layer is then active)."""
     return os.geteuid() == 0
+
+
+@pytest.fixture
+def leftovers():
+    """A function listing the processes a run left behind (see ``find_leftovers``)."""
+    return find_leftovers
+
+
+def find_leftovers(box: Sandbox) -> list[int]:
+    """Processes a run left behind: below the runtime but not the runtime itself, and, when
+    runs have a dedicated uid, any process at all owned by that uid."""
+    from tutor.sandbox import reaper
+
+    found = set()
+    root = box.runtime_pid
+    if root is not None:
+        for pid in reaper.descendants(root):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    cmd = fh.read()
+            except OSError:
+                continue
+            if b"tutor.sandbox.zygote" in cmd or cmd.split(b"\0")[0].endswith(b"bwrap"):
+                continue
+            found.add(pid)
+    uid = (box.ready or {}).get("uid")
+    if uid is not None:
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    if os.stat(f"/proc/{name}").st_uid == uid:
+                        found.add(int(name))
+                except OSError:
+                    continue
+    return sorted(found)

@@ -18,6 +18,7 @@ LAYERS = {
     "bwrap": "bubblewrap: no network, read-only system, private /tmp, no home, own PID namespace",
     "rlimits": "rlimits: CPU time, address space, file size, open files, processes, no core dumps",
     "uid": "learner code runs as a dedicated unprivileged uid",
+    "netns": "no network (an empty network namespace; root without bubblewrap)",
 }
 #: first uid of the range a root-started runtime picks its dedicated sandbox uid from
 UID_BASE = 1_000_000_000
@@ -25,6 +26,7 @@ UID_BASE = 1_000_000_000
 ROOT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP_FOWNER", "CAP_DAC_OVERRIDE")
 #: size of the private /tmp inside bubblewrap
 TMP_BYTES = 1024 * 1024 * 1024
+SHM_BYTES = 256 * 1024 * 1024
 
 
 def choose_mode(requested: str | None) -> str:
@@ -129,6 +131,8 @@ def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> li
         str(TMP_BYTES),
         "--tmpfs",
         "/tmp",
+        "--size",
+        str(SHM_BYTES),
         "--tmpfs",
         "/dev/shm",
     ]

@@ -34,6 +34,14 @@ def prctl(option: int, value: int) -> bool:
     return _libc.prctl(option, value, 0, 0, 0) == 0
 
 
+def unshare_network() -> bool:
+    """Move this process into a new, empty network namespace (root only); True on success."""
+    CLONE_NEWNET = 0x40000000
+    if not prctl(PR_SET_DUMPABLE, 0):  # also loads libc; the zygote wants this anyway
+        return False
+    return _libc.unshare(CLONE_NEWNET) == 0
+
+
 def _parents() -> dict[int, int]:
     """pid -> parent pid for every process visible in /proc."""
     table: dict[int, int] = {}

@@ -107,6 +107,11 @@ class AsyncSandbox:
         await self.close()
 
     @property
+    def runtime_pid(self) -> int | None:
+        """The process id of the running runtime (the bwrap process when wrapped)."""
+        return self._proc.pid if self._proc is not None and self._proc.returncode is None else None
+
+    @property
     def layers(self) -> list[str]:
         """The containment layers of the running runtime (empty before it started)."""
         return list((self.ready or {}).get("layers", []))

@@ -79,6 +79,11 @@ class Sandbox:
         return self._async.layers
 
     @property
+    def runtime_pid(self) -> int | None:
+        """The process id of the running runtime."""
+        return self._async.runtime_pid
+
+    @property
     def ready(self) -> dict | None:
         """What the runtime reported when it started (torch version, uid, probe errors)."""
         return self._async.ready

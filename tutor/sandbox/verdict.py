@@ -62,7 +62,8 @@ def classify(end: Ending, limits: Limits) -> tuple[str, str]:
     if status is None:
         return "sandbox_error", "the run could not be started"
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
-    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and end.cpu_seconds >= limits.cpu_seconds):
+    cpu_spent = end.cpu_seconds >= limits.cpu_seconds - 0.05
+    if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_spent):
         return "timeout", f"timed out after {secs} of CPU"
     if sig == signal.SIGXFSZ or kind == "file":
         return "output_limit", f"wrote a file larger than {size_text(limits.file_mb * 1024 * 1024)}"

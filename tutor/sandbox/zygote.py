@@ -30,6 +30,7 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 PRELOAD = (
     "json",
     "math",
+    "cmath",
     "random",
     "itertools",
     "functools",
@@ -38,6 +39,7 @@ PRELOAD = (
     "typing",
     "re",
     "time",
+    "datetime",
     "ctypes",
     "socket",
     "subprocess",
@@ -58,12 +60,42 @@ PRELOAD = (
     "heapq",
     "bisect",
     "pprint",
+    "inspect",
+    "traceback",
+    "warnings",
+    "contextlib",
+    "enum",
+    "abc",
+    "numbers",
+    "weakref",
+    "gc",
+    "platform",
+    "hashlib",
+    "base64",
+    "csv",
+    "glob",
+    "fnmatch",
+    "uuid",
+    "pickle",
+    "queue",
+    "secrets",
+    "zlib",
+    "timeit",
+    "unicodedata",
+    "encodings.idna",
+    "encodings.ascii",
+    "encodings.latin_1",
+    "encodings.unicode_escape",
+    "encodings.raw_unicode_escape",
+    "encodings.utf_16",
     "numpy",
     "torch.nn",
     "torch.nn.functional",
     "torch.optim",
     "torch.autograd",
     "torch.utils.data",
+    "torch.fx",
+    "torch.func",
 )
 
 
@@ -103,6 +135,8 @@ class Zygote:
         self.exiting = False
         reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
         reaper.prctl(reaper.PR_SET_DUMPABLE, 0)
+        if not self.private_tmp and os.geteuid() == 0 and reaper.unshare_network():
+            self.layers.append("netns")
         self.base = tempfile.mkdtemp(prefix="tutor-runs-")
         os.chmod(self.base, 0o711)
 

@@ -1,0 +1,100 @@
+"""Warm sandbox runs against cold `python -c` runs of the same small torch snippet.
+
+Side by side in one run: (a) the snippet through ``Sandbox.run`` 40 times (warm zygote, one
+fork per run), (b) the same snippet as a fresh ``python -c`` 5 times (imports torch each time).
+Prints both medians and the ratio, and the bare-fork floor for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from tutor.sandbox import Sandbox
+
+SNIPPET = "x = torch.arange(12.0).reshape(3, 4)\nprint((x @ x.T).sum().item())\n"
+COLD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + SNIPPET
+
+
+def warm(box: Sandbox, n: int) -> list[float]:
+    """Wall-clock milliseconds of ``n`` runs through the sandbox."""
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        result = box.run(SNIPPET)
+        times.append((time.perf_counter() - t0) * 1000)
+        assert result.ok and result.stdout.strip() == "1134.0", result
+    return times
+
+
+def cold(n: int) -> list[float]:
+    """Wall-clock milliseconds of ``n`` fresh interpreters running the snippet."""
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", COLD],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            check=True,
+        )
+        times.append((time.perf_counter() - t0) * 1000)
+        assert done.stdout.strip() == "1134.0", done
+    return times
+
+
+def bare_fork(n: int) -> list[float]:
+    """Milliseconds to fork a torch-importing process and reap a child that exits at once."""
+    code = (
+        "import os, time, statistics, torch\n"
+        "ts = []\n"
+        f"for _ in range({n}):\n"
+        "    t0 = time.perf_counter(); pid = os.fork()\n"
+        "    if pid == 0: os._exit(0)\n"
+        "    os.waitpid(pid, 0); ts.append((time.perf_counter() - t0) * 1000)\n"
+        "print(' '.join(f'{t:.3f}' for t in ts))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=True,
+    ).stdout
+    return [float(t) for t in out.split()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--warm", type=int, default=40)
+    parser.add_argument("--cold", type=int, default=5)
+    parser.add_argument("--containment", default=None, help="auto, bwrap or rlimits")
+    args = parser.parse_args()
+    with Sandbox(containment=args.containment) as box:
+        t0 = time.perf_counter()
+        box.start()
+        start_ms = (time.perf_counter() - t0) * 1000
+        warm(box, 3)  # first runs touch pages the later ones share
+        warm_ms = warm(box, args.warm)
+        layers = box.layers
+    cold_ms = cold(args.cold)
+    fork_ms = bare_fork(40)
+    w, c, f = statistics.median(warm_ms), statistics.median(cold_ms), statistics.median(fork_ms)
+    q = statistics.quantiles(warm_ms, n=10)
+    print(f"containment      {', '.join(layers)}  (cpus: {os.cpu_count()})")
+    print(f"runtime start    {start_ms:8.1f} ms  (once per session)")
+    print(f"warm p50         {w:8.1f} ms  (p10 {q[0]:.1f}, p90 {q[-1]:.1f}; n={len(warm_ms)})")
+    print(f"cold median      {c:8.1f} ms  (python -c, n={len(cold_ms)})")
+    print(f"ratio            {c / w:8.1f} x  faster warm")
+    print(
+        f"bare fork floor  {f:8.1f} ms  (fork+exit+wait of a torch process; warm is {w / f:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
