@@ -78,16 +78,16 @@ def test_pack_level_checks_all_reported_in_one_pass():
         "9:16: drills[0].params.a.int: empty range [5, 2]: low must not exceed high "
         "(did you mean [2, 5]?)",
         "10:19: drills[0].params.b.choice: empty choice: list at least one value",
-        "15:9: drills[0].hints[0]: `{nope}` is not a declared param (declared: a, b, c)",
+        "15:26: drills[0].hints[0]: `{nope}` is not a declared param (declared: a, b, c)",
         "18:9: drills[1].id: duplicate id `ranges` (first used by drills[0], line 5)",
         "22:7: drills[1].choices: exactly one answer must be correct, found 2",
-        "22:17: drills[1].choices[0].answer: `{x}` is not a declared param "
+        "22:18: drills[1].choices[0].answer: `{x}` is not a declared param "
         "(this drill declares no params; write `{{` and `}}` for literal braces)",
         "30:7: drills[2].lines: an order drill needs at least two lines, found 1",
-        "33:13: drills[3].prompt: `{m}` is not a declared param (declared: n)",
+        "33:39: drills[3].prompt: `{m}` is not a declared param (declared: n)",
         "41:25: drills[3].check.args.a.tensor[1]: `m` in the shape is not a declared param "
         "(declared: n)",
-        "42:20: drills[3].check.args.b.value: `{k}` is not a declared param (declared: n)",
+        "42:21: drills[3].check.args.b.value: `{k}` is not a declared param (declared: n)",
     ]
 
 
@@ -162,4 +162,15 @@ def test_yaml_typed_scalars_and_keys_read_as_written():
     assert [str(p) for p in info.value.problems] == [
         'k.yaml:2:8: title: expected text, got `true` (quote it: "true")',
         "k.yaml:4:1: 3: unknown key `3`",
+    ]
+
+
+def test_placeholder_problem_points_into_a_block_of_text():
+    text = "pack: p\ntitle: t\nchapter: 1\ndrills:\n  - id: a\n    kind: predict\n"
+    text += "    prompt: |\n      First line.\n      Then {zz} and {{zz}}.\n    ask: '1'\n"
+    with pytest.raises(PackError) as info:
+        parse_pack(text, "b.yaml")
+    assert [str(p) for p in info.value.problems] == [
+        "b.yaml:9:12: drills[0].prompt: `{zz}` is not a declared param "
+        "(this drill declares no params; write `{{` and `}}` for literal braces)"
     ]

@@ -27,8 +27,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
     if not isinstance(data, dict) or not isinstance(data.get("drills"), list):
         return problems
 
-    def report(path: Path, message: str, *, key: bool = False) -> None:
-        line, col = locator.key_at(path) if key else locator.at(path)
+    def report(path: Path, message: str, *, find: str = "") -> None:
+        line, col = locator.find(path, find) if find else locator.at(path)
         problems.append(Problem(locator.file, line, col, dotted(path), message))
 
     if isinstance(data.get("torch"), str):
@@ -61,7 +61,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
         for path, text in _prose(drill, here):
             missing = sorted(placeholders(text) - declared)
             for name in missing:
-                report(path, f"`{{{name}}}` is not a declared param{_declared_list(declared)}")
+                message = f"`{{{name}}}` is not a declared param{_declared_list(declared)}"
+                report(path, message, find=f"{{{name}}}")
     return problems
 
 
@@ -128,6 +129,7 @@ def _check_args(args: Any, path: Path, declared: set[str], report) -> None:
                 report(
                     (*path, arg, "value"),
                     f"`{{{name}}}` is not a declared param{_declared_list(declared)}",
+                    find=f"{{{name}}}",
                 )
 
 

@@ -68,6 +68,8 @@ class Locator:
     values: dict[Path, Position] = field(default_factory=dict)
     keys: dict[Path, Position] = field(default_factory=dict)
     line_offset: int = 0
+    text: str = field(default="", repr=False)
+    """the YAML source (to find text inside a value)"""
     """added to every line (for YAML embedded in a larger file, e.g. front matter)"""
 
     def at(self, path: Path) -> Position:
@@ -84,6 +86,20 @@ class Locator:
         """Where the key of the mapping entry at ``path`` is written (falls back to ``at``)."""
         pos = self.keys.get(tuple(path))
         return self._shift(pos) if pos is not None else self.at(path)
+
+    def find(self, path: Path, needle: str) -> Position:
+        """Where ``needle`` is first written inside the value at ``path`` (e.g. a placeholder
+        in a block of text); the value's own position when it cannot be found."""
+        start = self.at(path)
+        if not self.text:
+            return start
+        lines = self.text.split("\n")
+        row, col = start[0] - self.line_offset - 1, start[1] - 1
+        for i in range(row, min(len(lines), row + 10_000)):
+            found = lines[i].find(needle, col if i == row else 0)
+            if found >= 0:
+                return (i + 1 + self.line_offset, found + 1)
+        return start
 
     def _shift(self, pos: Position) -> Position:
         return (pos[0] + self.line_offset, pos[1])
@@ -183,7 +199,7 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
     A syntax error gives ``(None, locator, [problem])``; duplicate keys are problems but the
     data is still returned (the first value wins).
     """
-    locator = Locator(file=file, line_offset=line_offset)
+    locator = Locator(file=file, line_offset=line_offset, text=text)
     problems: list[Problem] = []
     try:
         node = yaml.compose(text, Loader=_Loader)
