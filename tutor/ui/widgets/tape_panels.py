@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -15,6 +13,13 @@ from tutor.probes.data_tape import Tape, TensorVal, fmt
 def val(v: TensorVal | None, width: int = 36) -> str:
     """A gradient as text ('None' when no gradient flows)."""
     return "None" if v is None else v.text(width)
+
+
+def flat(values: object) -> list:
+    """A nested list of numbers flattened (a number becomes a one-element list)."""
+    if isinstance(values, list):
+        return [x for v in values for x in flat(v)]
+    return [values]
 
 
 class TapeStepPanel(Static):
@@ -52,14 +57,17 @@ class TapeStepPanel(Static):
                 where = "∅ needs no grad" if target is None else data.label(target)
                 parts.append(Text.assemble(("out ", "dim"), f"{val(grad, 24)} → {where}"))
             grads = data.steps[self.step - 1].leaf_grads
-        table = Table.grid(padding=(0, 1))
-        table.add_column(style="bold")
-        table.add_column()
+        parts.append(Text("leaves", style="dim"))
+        width = max((len(name) for name in data.leaves), default=0) + 6
         for name in data.leaves:
             grad = grads.get(name)
-            table.add_row(f"{name}.grad", Text(val(grad), style="green" if grad else "dim"))
-        parts += [Text("leaves", style="dim"), table]
-        self.update(Group(*parts))
+            parts.append(
+                Text.assemble(
+                    (f"{name}.grad".ljust(width), "bold"),
+                    (val(grad), "green" if grad else "dim"),
+                )
+            )
+        self.update(Text("\n").join(parts))
 
 
 class TapeChecks(Static):
@@ -81,7 +89,8 @@ class TapeChecks(Static):
             parts.append(
                 Text.assemble(
                     (f"{name} ", "bold"),
-                    f"autograd {fmt(leaf.grad)}  numeric {fmt(leaf.fd_grad)}  ",
+                    f"autograd {fmt(flat(leaf.grad)[: len(leaf.fd_grad or [])])}\n"
+                    f"  numeric {fmt(leaf.fd_grad)}  ",
                     mark,
                     (f" (max error {leaf.fd_max_error:.1e}) {leaf.fd_note}", "dim"),
                 )
@@ -107,4 +116,4 @@ class TapeChecks(Static):
                     f"backward(): {ng.error or 'worked'}"
                 )
             )
-        self.update(Group(*parts))
+        self.update(Text("\n").join(parts))

@@ -1,0 +1,130 @@
+"""The autograd-tape lab driven end to end through the real sandbox (Pilot), and its looks from
+recorded probe data (snapshots at 80x24 and 120x40)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Static, TabbedContent, TextArea
+
+from tutor.probes.data_tape import Tape
+from tutor.sandbox import AsyncSandbox
+from tutor.ui.labs.tape import TapeLab
+from tutor.ui.widgets.tape_graph import TapeGraph
+from tutor.ui.widgets.tape_panels import TapeStepPanel
+
+DATA = Path(__file__).parent / "data"
+
+
+class LabApp(App[None]):
+    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
+
+    def __init__(self, screen: TapeLab, sandbox: AsyncSandbox | None) -> None:
+        super().__init__()
+        self.sandbox = sandbox
+        self.lab = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lab)
+
+
+async def settle(app: App, pilot) -> None:
+    """Let workers finish and the screen redraw."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture
+async def sandbox():
+    box = AsyncSandbox()
+    yield box
+    await box.close()
+
+
+async def test_tape_lab_steps_worked_example_a(sandbox):
+    app = LabApp(TapeLab(), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab = app.lab
+        graph = lab.query_one(TapeGraph)
+        data = graph.data
+        assert data is not None and data.value == 32.0
+        assert data.leaves["x"].grad == [5.0, 7.0, 9.0]
+        assert graph.step == 0
+        panel = lab.query_one(TapeStepPanel)
+        for k in range(1, len(data.order) + 1):
+            await pilot.press("n")
+            assert graph.step == panel.step == k
+        assert data.label(data.order[-1]) == "AccumulateGrad(x)"
+        shown = str(panel.render())
+        assert "accumulated into x.grad" in shown and "[5, 7, 9]" in shown
+        await pilot.press("n")  # past the end stays at the end
+        assert graph.step == len(data.order)
+        await pilot.press("p", "p")
+        assert graph.step == len(data.order) - 2
+        await pilot.press("c")
+        assert lab.query_one(TabbedContent).active == "tab-checks"
+        checks = str(lab.query_one("#tape-checks", Static).render())
+        assert "✓ agree" in checks and "backward through the graph a second time" in checks
+
+
+async def test_tape_lab_new_code_and_bad_code(sandbox):
+    app = LabApp(
+        TapeLab(
+            {"code": "w = torch.tensor([1., -2., 0.5], requires_grad=True)\nloss = (w**2).sum()"}
+        ),
+        sandbox,
+    )
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab = app.lab
+        graph = lab.query_one(TapeGraph)
+        assert graph.data is not None and graph.data.value == 5.25
+        assert graph.data.leaves["w"].grad == [2.0, -4.0, 1.0]
+        await pilot.press("e")
+        editor = lab.query_one("#tape-code", TextArea)
+        assert editor.has_focus
+        await pilot.press("n")  # typed into the editor, not a step
+        assert graph.step == 0 and "n" in editor.text
+        error = lab.query_one("#tape-error", Static)
+        for code, says in [
+            ("x = (", "syntax error"),
+            ("x = torch.ones(3, requires_grad=True)\ny = x * 2", "needs a scalar"),
+            ("x = torch.ones(3)\ny = x.sum()", "does not require grad"),
+        ]:
+            editor.load_text(code)
+            await pilot.press("ctrl+r")
+            await settle(app, pilot)
+            assert error.has_class("-shown") and says in str(error.render())
+            assert graph.data.value == 5.25  # the last good tape stays
+
+
+def recorded(name: str) -> Tape:
+    return Tape.model_validate(json.loads((DATA / name).read_text()))
+
+
+@pytest.mark.parametrize(
+    "name, keys, size",
+    [
+        ("tape_example_a.json", ("n", "n", "n"), (80, 24)),
+        ("tape_example_a.json", ("n", "n", "n", "n", "n"), (120, 40)),
+        ("tape_mlp.json", ("n", "n", "n", "n"), (120, 40)),
+        ("tape_mlp.json", ("c",), (80, 24)),
+    ],
+)
+def test_tape_lab_snapshot(snap_compare, name, keys, size):
+    app = LabApp(TapeLab({"code": recorded(name).code}), None)
+
+    async def before(pilot) -> None:
+        await pilot.pause()
+        app.lab.query_one(TextArea).cursor_blink = False
+        app.lab.show(recorded(name))
+        await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
