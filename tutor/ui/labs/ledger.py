@@ -61,10 +61,13 @@ class LedgerLab(Screen[None]):
         Binding("ctrl+r", "count", "Count", priority=True),
     ]
 
-    def __init__(self, preset: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, preset: dict[str, str] | None = None, *, ledger: Ledger | None = None
+    ) -> None:
+        """``ledger``: a recorded ledger to show instead of asking the sandbox at start."""
         super().__init__()
         self.preset = dict(preset or {})
-        self.ledger: Ledger | None = None
+        self.ledger: Ledger | None = ledger
         """the last ledger counted (None until one is)."""
 
     def compose(self) -> ComposeResult:
@@ -96,7 +99,10 @@ class LedgerLab(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#ledger-code").border_title = "module (last line builds it; ctrl+r counts)"
         self.query_one(LedgerTotals).border_title = "totals"
-        self.action_count()
+        if self.ledger is None:
+            self.action_count()
+        else:
+            self.show_ledger(self.ledger)
 
     def action_count(self) -> None:
         """Count the module in the editor."""
@@ -123,15 +129,18 @@ class LedgerLab(Screen[None]):
         if not result.ok:
             self._error(run_error(result))
             return
-        self.ledger = Ledger.model_validate(result.value)
-        self.query_one(LedgerTable).show(self.ledger)
-        self.query_one(LedgerTotals).ledger = self.ledger
-        note = self.ledger.activation_note
+        self.show_ledger(Ledger.model_validate(result.value))
+
+    def show_ledger(self, ledger: Ledger) -> None:
+        """Fill the table and the totals from ``ledger``."""
+        self.ledger = ledger
+        self.query_one(LedgerTable).show(ledger)
+        self.query_one(LedgerTotals).ledger = ledger
+        note = ledger.activation_note
+        status = self.query_one("#ledger-status", Static)
         status.set_class(bool(note), "-error")
         status.update(
-            f"activations: {note}"
-            if note
-            else f"{self.ledger.kind}: {self.ledger.total:,} parameters"
+            f"activations: {note}" if note else f"{ledger.kind}: {ledger.total:,} parameters"
         )
 
     def _error(self, message: str) -> None:

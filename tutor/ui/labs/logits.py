@@ -39,9 +39,19 @@ class LogitsLab(Screen[None]):
         Binding("slash", "edit", "Type logits"),
     ]
 
-    def __init__(self, preset: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, preset: dict[str, str] | None = None, *, result: LogitsResult | None = None
+    ) -> None:
+        """``result``: a recorded answer to show at start instead of asking the sandbox."""
         super().__init__()
         preset = dict(preset or {})
+        self.recorded = result
+        if result is not None:
+            preset = {
+                "logits": ", ".join(f"{z:g}" for z in result.logits),
+                "target": str(result.target),
+                "softmax_first": "1" if result.active == "softmax_first" else "",
+            }
         self.preset_error = ""
         try:
             self.logits = parse_logits(preset.get("logits", "2, 1, 0.1"))
@@ -69,7 +79,10 @@ class LogitsLab(Screen[None]):
         self.query_one(LogitsSummary).border_title = "cross-entropy, two ways"
         self.query_one(LogitsBars).focus()
         self._show_mode()
-        self.compute(settle=False)
+        if self.recorded is None:
+            self.compute(settle=False)
+        else:
+            self.show_result(self.recorded)
 
     def _logits_text(self) -> str:
         return ", ".join(f"{z:g}" for z in self.logits)
@@ -100,11 +113,14 @@ class LogitsLab(Screen[None]):
             status.set_class(True, "-error")
             status.update(run_error(result))
             return
-        data = LogitsResult.model_validate(result.value)
-        self.query_one(LogitsBars).result = data
-        self.query_one(LogitsSummary).result = data
+        self.show_result(LogitsResult.model_validate(result.value))
         status.set_class(False, "-error")
         status.update("")
+
+    def show_result(self, data: LogitsResult) -> None:
+        """Draw ``data`` in the bars and the summary."""
+        self.query_one(LogitsBars).result = data
+        self.query_one(LogitsSummary).result = data
 
     @on(LogitsBars.Nudged)
     def _nudged(self, event: LogitsBars.Nudged) -> None:

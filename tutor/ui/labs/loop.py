@@ -17,7 +17,7 @@ from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
 from tutor.ui.widgets.loop_code import LoopCode
 from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
 from tutor.ui.widgets.loop_playhead import Playhead
-from tutor.ui.widgets.loop_state import LoopState, StateView
+from tutor.ui.widgets.loop_state import LoopState, StateView, fmt
 from tutor.ui.widgets.loss_curve import LossCurve
 
 PROBE = "tutor.probes.loop_trace:trace"
@@ -56,11 +56,18 @@ class LoopLab(Screen[None]):
         Binding("minus", "slower", "Slower", show=False),
     ]
 
-    def __init__(self, preset: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, preset: dict[str, str] | None = None, *, trace: LoopTrace | None = None
+    ) -> None:
+        """``trace``: a recorded run to show instead of asking the sandbox for one."""
         super().__init__()
         self.preset = dict(preset or {})
-        self.trace: LoopTrace | None = None
+        if trace is not None:
+            self.preset.update(problem=trace.problem, bug=trace.bug)
+        self.trace: LoopTrace | None = trace
         """the run being played (None until the probe answers)."""
+        self.chosen: tuple[object, object] | None = None
+        """(problem, bug) of the run asked for or shown last."""
         self.playhead = Playhead(steps=0)
         self.playing = False
         """whether playback advances on its own."""
@@ -105,7 +112,10 @@ class LoopLab(Screen[None]):
         self.query_one(LoopDiagnosis).border_title = "diagnosis"
         self._ticker = self.set_interval(1 / FPS, self._tick, pause=True)
         self.query_one(LoopCode).focus()
-        self.load()
+        if self.trace is None:
+            self.load()
+        else:
+            self.show_trace(self.trace)
 
     def _options(self) -> dict[str, object] | str:
         """The probe's arguments from the controls, or a message saying what is wrong."""
@@ -133,6 +143,7 @@ class LoopLab(Screen[None]):
             diagnosis.error = options
             return
         self._pause()
+        self.chosen = (options["problem"], options["bug"])
         diagnosis.error, diagnosis.finding = "", None
         self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
         result = await self.app.sandbox.call(PROBE, timeout=30.0, memory_mb=2048, **options)
@@ -141,11 +152,15 @@ class LoopLab(Screen[None]):
             diagnosis.error = run_error(result)
             self.query_one("#loop-status", Static).update("")
             return
-        self.trace = LoopTrace.model_validate(result.value)
-        self.playhead = Playhead(steps=len(self.trace.steps))
-        self.query_one(
-            LoopCode
-        ).border_subtitle = f"{self.trace.criterion} · SGD lr={self.trace.lr:g}"
+        self.show_trace(LoopTrace.model_validate(result.value))
+
+    def show_trace(self, trace: LoopTrace) -> None:
+        """Play ``trace`` back from the top (and start playing if the preset says so)."""
+        self.trace = trace
+        self.chosen = (trace.problem, trace.bug)
+        self.playhead = Playhead(steps=len(trace.steps))
+        code = self.query_one(LoopCode)
+        code.border_subtitle = f"{trace.criterion} · SGD lr={trace.lr:g}"
         self.refresh_view()
         if self.preset.pop("play", "") == "1":
             self.action_toggle_play()
@@ -156,9 +171,8 @@ class LoopLab(Screen[None]):
         if trace is None:
             return
         code = self.query_one(LoopCode)
-        code.lines = trace.lines + (
-            [f"then evaluate: {trace.eval_lines[0]} …"] if trace.eval_lines else []
-        )
+        code.lines = trace.lines
+        code.note = f"eval: {trace.eval_lines[0]} …" if trace.eval_lines else ""
         code.cursor = head.line
         step = trace.steps[head.step] if head.step >= 0 else None
         snapshot = step.states[head.line] if step is not None else trace.initial
@@ -181,6 +195,12 @@ class LoopLab(Screen[None]):
             if step is None
             else f"step {head.step + 1}/{head.steps}, line {head.line + 1}"
         )
+        if snapshot.loss is not None or step is not None:
+            where += f" · loss {fmt(snapshot.loss)}"
+        if finished and step is not None and step.accuracy is not None:
+            where += f" · acc {step.accuracy:.0%}"
+            if step.eval_accuracy is not None:
+                where += f" (eval {step.eval_accuracy:.0%})"
         mode = f"playing {self.speed} steps/s" if self.playing else "paused"
         self.query_one("#loop-status", Static).update(f"{where} · {mode}")
 
@@ -249,7 +269,8 @@ class LoopLab(Screen[None]):
 
     @on(Select.Changed)
     def _changed(self) -> None:
-        if self.is_mounted:
+        chosen = (self.query_one("#problem", Select).value, self.query_one("#bug", Select).value)
+        if chosen != self.chosen:
             self.load()
 
     @on(Input.Submitted)

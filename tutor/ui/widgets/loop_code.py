@@ -30,6 +30,8 @@ class LoopCode(Widget, can_focus=True):
     """the code of each line, in the order it runs."""
     cursor: reactive[int] = reactive(-1)
     """index of the line that ran last (-1: none yet)."""
+    note: reactive[str] = reactive("", layout=True)
+    """a dim, unnumbered line under the loop (e.g. how evaluation runs)."""
 
     def render(self) -> Text:
         """The lines, numbered, with the cursor."""
@@ -46,4 +48,8 @@ class LoopCode(Widget, can_focus=True):
             if i:
                 text.append("\n")
             text.append_text(row)
+        if self.note:
+            note = Text(f"\n   {self.note}")
+            note.stylize(missing_style if "#" in self.note else "dim")
+            text.append_text(note)
         return text
