@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from pathlib import Path
 from typing import Any
 
 from textual import on, work
@@ -53,7 +54,7 @@ class TutorApp(App[None]):
     """The tutor. ``catalog``, ``store`` and ``sandbox`` may be injected (tests); ``seed`` fixes
     the random variants drawn for drills so runs are reproducible."""
 
-    CSS_PATH = ["tutor.tcss"]
+    CSS_PATH = [Path(__file__).with_name("tutor.tcss")]
     TITLE = "tutor"
     SUB_TITLE = "think in PyTorch"
     COMMANDS = App.COMMANDS | {TutorCommands}
