@@ -1,0 +1,144 @@
+"""Code and fix drills graded end to end against the reference, with real torch."""
+
+from __future__ import annotations
+
+from tests.grading.conftest import Ref
+from tutor.content.models import CodeDrill
+from tutor.grading.engine import grade, plan
+
+DIFFERENT_BUT_RIGHT = """
+def outer(x, y):
+    return (x.unsqueeze(1) @ y.unsqueeze(0)).contiguous()
+"""
+
+
+def test_right_answer_that_differs_from_the_reference(basics, sandbox):
+    g = grade(basics["outer"], DIFFERENT_BUT_RIGHT, 4, sandbox)
+    assert g.correct and g.status == "correct", g.feedback
+    assert "20 random inputs" in g.feedback
+
+
+def test_forbidden_loop_inside_a_comprehension(basics, sandbox):
+    code = "def outer(a, b):\n    return torch.stack([x * b for x in a])\n"
+    assert plan(basics["outer"], code, 4) is None  # refused before running
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert g.status == "wrong" and g.category == "forbidden"
+    assert g.forbidden == ["for"] and "line 2" in g.feedback
+
+
+def test_forbidden_function_through_an_alias(basics, sandbox):
+    code = "from torch import outer as o\n\ndef outer(a, b):\n    return o(a, b)\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.forbidden == ["torch.outer"]
+
+
+def test_forbidden_function_reached_at_run_time_is_traced(basics, sandbox):
+    code = "name = 'out' + 'er'\ndef outer(a, b):\n    return getattr(a, name)(b)\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.category == "forbidden" and g.forbidden == ["torch.outer"]
+    g = grade(
+        basics["outer"],
+        "def outer(a, b):\n    return vars(torch)['ein' + 'sum']('i,j->ij', a, b)\n",
+        4,
+        sandbox,
+    )
+    assert g.forbidden == ["torch.einsum"]
+
+
+def test_broadcasting_loophole_is_closed(basics, sandbox):
+    # same values as the reference, but an extra leading dim: would pass a broadcasting compare
+    code = "def outer(a, b):\n    return (a[:, None] * b[None, :])[None]\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.category == "broadcasting" and "shape" in g.feedback
+
+
+def test_wrong_dtype_is_named(basics, sandbox):
+    code = "def outer(a, b):\n    return (a[:, None] * b[None, :]).double()\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert g.category == "dtype_promotion" and "float64" in g.feedback
+
+
+def test_smallest_failing_input_is_reported(basics, sandbox):
+    code = "def outer(a, b):\n    return a * b\n"  # right only when... never: shape differs
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct
+    assert "smallest failing input" in g.feedback
+    # the reported input is 1-element vectors, or the smallest pair among the trials
+    assert "a: shape (" in g.feedback and "b: shape (" in g.feedback
+
+
+def test_first_wrong_element_with_its_index(sandbox):
+    drill = CodeDrill(
+        kind="code",
+        id="double",
+        prompt="double it",
+        starter="def double(x):\n    ...\n",
+        reference="def double(x):\n    return x * 2\n",
+        check={"call": "double", "args": {"x": {"tensor": [3, 4]}}, "trials": 3},
+    )
+    code = "def double(x):\n    y = x * 2\n    y[1, 2] = 0\n    return y\n"
+    g = grade(Ref("t/double", drill), code, 1, sandbox)
+    assert g.category == "values" and "index [1, 2]" in g.feedback
+
+
+def test_exception_in_the_learners_function(basics, sandbox):
+    code = "def outer(a, b):\n    return torch.mm(a, b)\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert g.status == "wrong" and g.category == "raised"
+    assert "raised RuntimeError at line 2" in g.feedback and g.hint
+
+
+def test_malformed_code_is_invalid(basics, sandbox):
+    g = grade(basics["outer"], "def outer(a, b)\n    return a\n", 4, sandbox)
+    assert g.status == "invalid" and "syntax error on line 1" in g.feedback
+
+
+def test_missing_function(basics, sandbox):
+    g = grade(basics["outer"], "def other(a, b):\n    return a\n", 4, sandbox)
+    assert g.status == "wrong" and "outer" in g.feedback
+
+
+def test_starter_and_wrong_answers_fail(basics, sandbox):
+    ref = basics["outer"]
+    assert not grade(ref, ref.drill.starter, 2, sandbox).correct
+    for wrong in ref.drill.wrong:
+        assert not grade(ref, wrong, 2, sandbox).correct
+
+
+def test_assert_check(basics, sandbox):
+    ref = basics["row-norm"]
+    assert grade(ref, ref.drill.reference, 1, sandbox).correct
+    g = grade(ref, ref.drill.wrong[0], 1, sandbox)
+    assert g.status == "wrong" and "rows do not sum to 1" in g.feedback
+
+
+def test_fix_drill(basics, sandbox):
+    ref = basics["fix-zero-grad"]
+    assert grade(ref, ref.drill.reference, 0, sandbox).correct
+    g = grade(ref, ref.drill.starter, 0, sandbox)
+    assert g.status == "wrong" and "final loss" in g.feedback
+
+
+def test_infinite_loop_times_out(basics, sandbox):
+    g = grade(basics["row-norm"], "def normalize(x):\n    while True:\n        pass\n", 0, sandbox)
+    assert g.status == "timeout" and not g.correct
+
+
+def test_a_reference_that_fails_is_an_authoring_error(sandbox):
+    drill = CodeDrill(
+        kind="code",
+        id="bad",
+        prompt="p",
+        starter="def f(x):\n    ...\n",
+        reference="def f(x):\n    return x.doubled()\n",
+        check={"call": "f", "args": {"x": {"tensor": [2]}}},
+    )
+    g = grade(Ref("t/bad", drill), "def f(x):\n    return x * 2\n", 0, sandbox)
+    assert g.status == "authoring" and "reference" in g.feedback and not g.correct
+
+
+def test_trials_are_deterministic_per_seed(basics, sandbox):
+    code = "def outer(a, b):\n    return a * b\n"
+    first = grade(basics["outer"], code, 9, sandbox)
+    again = grade(basics["outer"], code, 9, sandbox)
+    assert first.feedback == again.feedback
