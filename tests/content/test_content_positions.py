@@ -77,3 +77,11 @@ def test_dotted_paths():
     assert dotted(("drills", 2, "check", "trials")) == "drills[2].check.trials"
     assert dotted((3, "title")) == "[3].title"
     assert dotted(()) == ""
+
+
+def test_recursive_alias_is_a_problem_not_a_crash():
+    data, _, problems = parse_located("a: &x [1, *x]\n", "f.yaml")
+    assert data == {"a": [1, None]}
+    assert [str(p) for p in problems] == [
+        "f.yaml:1:4: a[1]: an alias may not refer to a node that contains it"
+    ]

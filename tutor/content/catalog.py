@@ -41,6 +41,10 @@ def load_packs(files: list[Path]) -> tuple[list[Pack], list[Problem]]:
         except PackError as exc:
             problems += exc.problems
             continue
+        except Exception as exc:  # a bug or an odd file must not stop the other packs
+            message = f"could not be loaded: {type(exc).__name__}: {exc}"
+            problems.append(Problem(str(file), 1, 1, "file", message))
+            continue
         if pack.pack in owners:
             line, col = locator.at(("pack",))
             message = f"pack id `{pack.pack}` is already used by {owners[pack.pack]}"

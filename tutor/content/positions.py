@@ -116,6 +116,8 @@ class _Builder:
         self.locator = locator
         self.problems = problems
         self.constructor = yaml.constructor.SafeConstructor()
+        self.open: set[int] = set()
+        """ids of the container nodes being built (to catch recursive aliases)"""
 
     def problem(self, node: yaml.Node, path: Path, message: str) -> None:
         line, col = self.locator._shift(_pos(node))
@@ -132,9 +134,16 @@ class _Builder:
         self.locator.values[path] = (mark.line + 1, mark.column + 1)
         if type(node) is yaml.ScalarNode:
             return self.scalar(node)
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        return self._mapping(node, path)
+        if id(node) in self.open:  # an alias to one of its own ancestors
+            self.problem(node, path, "an alias may not refer to a node that contains it")
+            return None
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+            return self._mapping(node, path)
+        finally:
+            self.open.discard(id(node))
 
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
