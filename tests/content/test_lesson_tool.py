@@ -89,7 +89,7 @@ def _without_outputs(text: str) -> str:
 
 def test_parse_finds_run_snippets_and_their_outputs():
     blocks = parse_snippets(LESSON)
-    assert [b.line for b in blocks] == [19, 26, 37]
+    assert [b.line for b in blocks] == [18, 25, 35]
     assert blocks[0].output is None
     assert blocks[1].output == "999\n"
     assert "permute" in blocks[2].code
@@ -139,7 +139,8 @@ def test_check_passes_after_record_and_catches_drift(lesson, sandbox):
     report = check_lesson(lesson, sandbox)
     assert not report.ok
     [drift] = report.drifts
-    assert drift.line == 19
+    first = parse_snippets(text)[0].line  # one line lower than before: record added `torch:`
+    assert drift.line == first == 19
     assert str(drift).endswith(":19: snippet output drifted")
     assert "-(12, 4, 2)" in drift.diff and "+(12, 4, 1)" in drift.diff
 
@@ -147,9 +148,9 @@ def test_check_passes_after_record_and_catches_drift(lesson, sandbox):
 def test_check_reports_missing_output(lesson, sandbox):
     report = check_lesson(lesson, sandbox)
     messages = {d.line: d.message for d in report.drifts}
-    assert "no recorded output" in messages[19]
-    assert messages[26] == "snippet output drifted"  # the stale 999
-    assert 37 in messages
+    assert "no recorded output" in messages[18]
+    assert messages[25] == "snippet output drifted"  # the stale 999
+    assert 35 in messages
 
 
 def test_trailing_whitespace_is_the_only_normalisation():
@@ -176,7 +177,10 @@ def test_output_with_backticks_gets_a_longer_fence():
 
 def test_torch_version_replaces_an_existing_field():
     text = '---\nchapter: 1\ntorch: "2.0"\ntitle: T\n---\nbody\n'
-    assert set_torch_version(text, "2.13.0") == '---\nchapter: 1\ntorch: "2.13.0"\ntitle: T\n---\nbody\n'
+    assert (
+        set_torch_version(text, "2.13.0")
+        == '---\nchapter: 1\ntorch: "2.13.0"\ntitle: T\n---\nbody\n'
+    )
 
 
 def test_cli_check_json_exits_1_on_drift(lesson, sandbox):
@@ -193,7 +197,8 @@ def test_cli_check_json_exits_1_on_drift(lesson, sandbox):
     data = json.loads(bad.stdout)
     assert data["ok"] is False and data["drifted"] == 1
     [drift] = data["lessons"][0]["drifts"]
-    assert drift["line"] == 26 and drift["recorded"] == "7.0" and drift["actual"] == "6.0"
+    second = parse_snippets(lesson.read_text(encoding="utf-8"))[1].line
+    assert drift["line"] == second and drift["recorded"] == "7.0" and drift["actual"] == "6.0"
 
 
 def test_cli_record_then_check(lesson):
