@@ -7,6 +7,7 @@ string ``output`` that follows it (only blank lines may come between).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from tutor.content.checks import LAB_NAMES
 from tutor.content.errors import translate
 from tutor.content.loader import display_path, read_text, validate_located
 from tutor.content.models import Chapter, Lesson
@@ -23,6 +25,7 @@ from tutor.settings import PROJECT_ROOT
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _BODY_KEYS = ("body", "snippets", "source")
+_LAB_LINK = re.compile(r"\]\(lab:([A-Za-z0-9_-]*)")
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,28 @@ def find_snippets(body: str, first_line: int = 1, file: str = "<lesson>") -> lis
     return blocks
 
 
+def _unknown_lab(name: str) -> str:
+    close = difflib.get_close_matches(name, LAB_NAMES, n=1)
+    hint = f"did you mean `{close[0]}`?" if close else f"one of {', '.join(LAB_NAMES)}"
+    return f"unknown lab `{name}` ({hint})"
+
+
+def _lab_problems(labs, locator, lines: list[str], body_start: int, file: str) -> list[Problem]:
+    """Unknown lab names in the front matter's ``labs`` and in ``lab:`` links of the body."""
+    problems = []
+    if isinstance(labs, list):
+        for i, name in enumerate(labs):
+            if isinstance(name, str) and name not in LAB_NAMES:
+                line, col = locator.at(("labs", i))
+                problems.append(Problem(file, line, col, f"labs[{i}]", _unknown_lab(name)))
+    for i in range(body_start, len(lines)):
+        for m in _LAB_LINK.finditer(lines[i]):
+            if m.group(1) not in LAB_NAMES:
+                message = _unknown_lab(m.group(1))
+                problems.append(Problem(file, i + 1, m.start(1) + 1, "body", message))
+    return problems
+
+
 def parse_lesson(text: str, file: str) -> Lesson:
     """A Lesson from the text of a lesson file; raise PackError with every problem."""
     lines = text.splitlines(keepends=True)
@@ -122,6 +147,7 @@ def parse_lesson(text: str, file: str) -> Lesson:
         {"code": b.code, "output": b.output, "line": b.code_start}
         for b in find_snippets(body, end + 2, file)
     ]
+    problems += _lab_problems(data.get("labs"), locator, lines, end + 1, file)
     fields = {k: v for k, v in data.items() if k not in _BODY_KEYS}
     lesson = validate_located(
         Lesson, {**fields, "body": body, "snippets": snippets}, locator, problems
