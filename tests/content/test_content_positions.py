@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import datetime
 
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tutor.content.positions import dotted, parse_located
 
 TEXT = """\
@@ -85,3 +89,41 @@ def test_recursive_alias_is_a_problem_not_a_crash():
     assert [str(p) for p in problems] == [
         "f.yaml:1:4: a[1]: an alias may not refer to a node that contains it"
     ]
+
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
+DOCS = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=6).filter(lambda k: k != "<<"), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, (*path, i))
+
+
+@settings(max_examples=150, deadline=None)
+@given(DOCS, st.booleans())
+def test_same_data_as_safe_load_and_every_value_located(doc, flow):
+    text = yaml.safe_dump({"root": doc}, default_flow_style=flow, allow_unicode=True)
+    data, loc, problems = parse_located(text, "f.yaml")
+    assert problems == []
+    assert data == yaml.load(text, Loader=yaml.CSafeLoader)
+    for path in _paths(data):
+        assert path in loc.values
