@@ -1,0 +1,51 @@
+"""The honesty rule: every snippet of every lesson re-runs in the sandbox and prints exactly its
+recorded output. One test per snippet, named ``lessons/NN-slug.md:LINE``, so a failure points at
+the snippet that drifted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tutor.grading.snippets import check_snippet, lesson_files, parse_snippets
+from tutor.settings import PROJECT_ROOT
+
+
+def _snippets() -> list:
+    params = []
+    for path in lesson_files(PROJECT_ROOT):
+        rel = path.relative_to(PROJECT_ROOT).as_posix()
+        for block in parse_snippets(path.read_text(encoding="utf-8")):
+            params.append(pytest.param(path, block.line, id=f"{rel}:{block.line}"))
+    return params
+
+
+SNIPPETS = _snippets()
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    from tutor.sandbox import Sandbox
+
+    with Sandbox() as sb:
+        yield sb
+
+
+def test_the_lessons_have_snippets():
+    assert len(SNIPPETS) >= 20, "expected the lessons of chapters 1 and 2 at least"
+
+
+@pytest.mark.parametrize(("path", "line"), SNIPPETS)
+def test_snippet_output_is_real(path, line, sandbox):
+    drifts = check_snippet(path, line, sandbox, root=PROJECT_ROOT)
+    assert not drifts, "\n".join(f"{d}\n{d.diff or d.actual}" for d in drifts)
+
+
+@pytest.mark.parametrize("path", lesson_files(PROJECT_ROOT), ids=lambda p: p.name)
+def test_lesson_names_the_torch_that_recorded_it(path):
+    text = path.read_text(encoding="utf-8")
+    if not parse_snippets(text):
+        pytest.skip("no runnable snippets")
+    front = text.split("---", 2)[1]
+    assert re.search(r"^torch:\s*\"?\d+\.\d+", front, re.M), "front matter lacks `torch:`"
