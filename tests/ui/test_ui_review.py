@@ -1,0 +1,85 @@
+"""Reviews: a drill answered a month ago is due today and comes back as a fresh variant."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from textual.widgets import Input, OptionList
+
+from tutor.progress.store import Store
+from tutor.ui.screens.drill import DrillScreen
+from tutor.ui.screens.review import ReviewScreen
+from tutor.ui.widgets.feedback import FeedbackPanel
+
+DRILL = "fixture-basics/row-strides"
+
+
+def store_with_a_due_review() -> tuple[Store, int]:
+    store = Store()
+    past = datetime.now(UTC) - timedelta(days=40)
+    old_seed = 777
+    store.record_attempt(DRILL, old_seed, "(5, 1)", True, "correct", 0, 4.0, at=past)
+    assert DRILL in store.due_reviews()
+    return store, old_seed
+
+
+async def test_due_review_is_served_as_a_new_variant_and_rescheduled(make_app):
+    store, old_seed = store_with_a_due_review()
+    app = make_app(store=store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "1 review due today" in str(app.screen.query_one("#home-summary").render())
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        listed = [o.id for o in app.screen.query_one(OptionList).options]
+        assert listed == [DRILL]
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.pause()
+        drill = app.screen
+        assert isinstance(drill, DrillScreen) and drill.review
+        assert drill.variant.seed != old_seed  # a fresh variant, not the remembered one
+        b = drill.variant.params["b"]
+        await pilot.press(*f"({b}, 1)", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert drill.query_one(FeedbackPanel).grade.correct
+        await pilot.press("ctrl+n")  # next: the session is over, back to the list
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.query_one(OptionList).option_count == 0
+    attempts = store.attempts(DRILL)
+    assert [a.seed for a in attempts] == [old_seed, drill.variant.seed]
+    assert DRILL not in store.due_reviews()
+
+
+async def test_escape_ends_a_review_session(make_app):
+    store, _ = store_with_a_due_review()
+    store.record_attempt(
+        "fixture-basics/step-order",
+        5,
+        "x",
+        False,
+        "wrong",
+        0,
+        3.0,
+        at=datetime.now(UTC) - timedelta(days=40),
+    )
+    app = make_app(store=store, warm_sandbox=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen.query_one(OptionList).option_count == 2
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, DrillScreen)
+        app.screen.query_one(Input if app.screen.ref.drill.kind == "predict" else OptionList)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        assert app.screen.session == []

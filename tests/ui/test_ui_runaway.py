@@ -1,0 +1,93 @@
+"""Learner code that loops forever or floods output never freezes the UI: keys still work
+while the run is in progress, escape cancels it, and the sandbox serves the next run."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import TextArea
+
+from tutor.ui.messages import OpenDrill
+from tutor.ui.screens.drill import DrillScreen
+from tutor.ui.widgets.feedback import FeedbackPanel
+from tutor.ui.widgets.run_status import RunStatus
+
+FIX = "fixture-basics/fix-grad"
+GOOD = "w = torch.ones(3, requires_grad=True)\n(w * 2).sum().backward()\n"
+
+
+async def open_fix(app, pilot) -> DrillScreen:
+    await pilot.pause()
+    app.post_message(OpenDrill(FIX))
+    await pilot.pause()
+    await pilot.pause()
+    assert isinstance(app.screen, DrillScreen)
+    return app.screen
+
+
+async def wait_until(predicate, pilot, tries: int = 400) -> None:
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition never became true")
+
+
+async def test_infinite_loop_keeps_keys_working_and_cancels(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_fix(app, pilot)
+        editor = screen.query_one(TextArea)
+        editor.load_text("while True:\n    pass\n")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.running
+        assert screen.query_one(RunStatus).running
+        # the UI answers while the learner's loop spins in the sandbox
+        await pilot.press("ctrl+t")  # a hint request (this drill has none: a notification)
+        editor.focus()
+        await pilot.press("end", "x")
+        await pilot.pause()
+        assert editor.text.startswith("while True:x\n")  # typed while the run goes on
+        assert screen.running
+        await pilot.press("escape")  # cancel (escape works even from inside the editor)
+        await wait_until(lambda: not screen.running, pilot)
+        assert "cancelled" in screen.query_one(RunStatus).message
+        assert app.store.attempts(FIX) == []  # a cancelled run is not an attempt
+        assert isinstance(app.screen, DrillScreen)  # cancelling did not leave the screen
+        # the sandbox serves the next run normally
+        editor.load_text(GOOD)
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.query_one(FeedbackPanel).grade.correct
+
+
+async def test_timeout_is_a_plain_verdict(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_fix(app, pilot)
+        screen.query_one(TextArea).load_text("while True:\n    pass\n")
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        grade = screen.query_one(FeedbackPanel).grade
+        assert grade.status == "timeout" and not grade.correct
+        assert [a.status for a in app.store.attempts(FIX)] == ["timeout"]
+
+
+async def test_flood_of_output_leaves_the_ui_responsive(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_fix(app, pilot)
+        screen.query_one(TextArea).load_text("while True:\n    print('x' * 10000)\n")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        await asyncio.sleep(0)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        grade = screen.query_one(FeedbackPanel).grade
+        assert not grade.correct
+        assert grade.status in ("output_limit", "timeout")
+        assert len(str(screen.query_one(FeedbackPanel).render())) < 5000
