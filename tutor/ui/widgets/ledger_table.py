@@ -26,8 +26,8 @@ class LedgerTable(DataTable):
         self.cursor_type = "row"
         self.zebra_stripes = True
         self.add_column("module", key="module")
-        self.add_column("arithmetic", key="arithmetic")
         self.add_column(Text("params", justify="right"), key="params")
+        self.add_column("arithmetic", key="arithmetic")
         self.add_column("output", key="output")
 
     def show(self, ledger: Ledger | None) -> None:
@@ -42,16 +42,16 @@ class LedgerTable(DataTable):
                 count = f"({layer.subtree:,})"
             self.add_row(
                 _name(layer),
-                Text(layer.arithmetic or ("—" if layer.formula == "no parameters" else "")),
                 Text(count, justify="right", style="" if own else "dim"),
+                Text(layer.arithmetic or ("—" if layer.formula == "no parameters" else "")),
                 _shape(layer.output_shape),
                 key=f"layer-{i}",
             )
             for buf in layer.buffers:
                 self.add_row(
                     Text(f"{'  ' * (layer.depth + 1)}{buf.name}", style="italic dim"),
-                    Text(f"buffer {_shape(buf.shape) or 'scalar'}", style="italic dim"),
-                    Text("not a param", justify="right", style="italic dim"),
+                    Text("buffer", justify="right", style="italic dim"),
+                    Text(f"{_shape(buf.shape) or 'scalar'}, not a param", style="italic dim"),
                     "",
                     key=f"layer-{i}-{buf.name}",
                 )
