@@ -114,8 +114,9 @@ class LogitsLab(Screen[None]):
             status.update(run_error(result))
             return
         self.show_result(LogitsResult.model_validate(result.value))
-        status.set_class(False, "-error")
-        status.update("")
+        status.set_class(bool(self.preset_error), "-error")
+        status.update(self.preset_error)  # a bad preset is reported once, over the fallback
+        self.preset_error = ""
 
     def show_result(self, data: LogitsResult) -> None:
         """Draw ``data`` in the bars and the summary."""

@@ -1,0 +1,143 @@
+"""The cross-entropy logits lab: end to end through the real sandbox (Pilot), its looks from
+recorded probe data (snapshots at 80x24 and 120x40), and the recordings checked against torch."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Input, Static
+
+from tutor.probes.data_logits import LogitsResult
+from tutor.sandbox import AsyncSandbox
+from tutor.ui.labs import lab_screen
+from tutor.ui.labs.logits import LogitsLab
+from tutor.ui.widgets.logits_bars import LogitsBars, bar
+from tutor.ui.widgets.logits_summary import LogitsSummary
+
+DATA = Path(__file__).parent / "data_f"
+_spec = importlib.util.spec_from_file_location("lab_recordings", DATA / "record.py")
+assert _spec and _spec.loader
+recordings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(recordings)
+NAMES = [n for n in recordings.SPECS if n.startswith("logits_")]
+
+
+class LabApp(App[None]):
+    """A bare app holding a sandbox (None for recorded data: nothing runs) and one lab screen."""
+
+    def __init__(self, screen: LogitsLab, sandbox: AsyncSandbox | None = None) -> None:
+        super().__init__()
+        self.sandbox = sandbox
+        self.lab = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lab)
+
+
+async def settle(app: App, pilot) -> None:
+    """Let workers finish and the screen redraw."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_recording_still_matches_torch(name):
+    target, kwargs = recordings.SPECS[name]
+    fresh, kept = recordings.run(target, kwargs), recordings.load(name)
+    assert fresh.keys() == kept.keys()
+    assert fresh["probs"] == pytest.approx(kept["probs"], rel=1e-5)
+    for mode in ("correct", "softmax_first"):
+        assert fresh[mode]["loss"] == pytest.approx(kept[mode]["loss"], rel=1e-5)
+        assert fresh[mode]["grad"] == pytest.approx(kept[mode]["grad"], rel=1e-4, abs=1e-7)
+        assert fresh[mode]["floor"] == pytest.approx(kept[mode]["floor"], rel=1e-5, abs=1e-7)
+
+
+def test_bar_fills_in_eighths():
+    assert bar(0.0, 4) == "····" and bar(1.0, 4) == "████"
+    assert bar(0.5, 4) == "██··" and bar(1 / 8, 4) == "▌···"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("name", NAMES)
+def test_logits_lab_looks(snap_compare, size, name):
+    data = LogitsResult.model_validate(recordings.load(name))
+    app = LabApp(LogitsLab(result=data))
+
+    async def before(pilot) -> None:
+        await pilot.pause()
+        app.lab.query_one("#logits-input", Input).cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.fixture
+async def sandbox():
+    box = AsyncSandbox()
+    yield box
+    await box.close()
+
+
+async def test_logits_lab_end_to_end(sandbox):
+    app = LabApp(LogitsLab(), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab = app.lab
+        bars = lab.query_one(LogitsBars)
+        r = bars.result
+        assert r is not None and r.logits == [2.0, 1.0, 0.1] and r.target == 0
+        assert r.grad_matches and r.correct.grad == pytest.approx(r.p_minus_y, abs=1e-6)
+        assert r.correct.loss == pytest.approx(-math.log(r.probs[0]), rel=1e-6)
+
+        await pilot.press("down", "right", "right")  # class 1: 1.0 -> 2.0
+        await settle(app, pilot)
+        r = bars.result
+        assert r.logits == [2.0, 2.0, 0.1] and r.probs[0] == pytest.approx(r.probs[1])
+        assert lab.query_one("#logits-input", Input).value == "2, 2, 0.1"
+
+        await pilot.press("t")  # class 1 becomes the target
+        await settle(app, pilot)
+        assert bars.result.target == 1 and bars.result.p_minus_y[1] < 0
+
+        await pilot.press("f")  # softmax first: the floor rises, the gradient shrinks
+        await settle(app, pilot)
+        r = bars.result
+        assert r.active == "softmax_first"
+        assert r.softmax_first.floor == pytest.approx(math.log(1 + 2 / math.e), rel=1e-5)
+        assert r.softmax_first.grad_norm < r.correct.grad_norm
+        assert lab.query_one(LogitsSummary).result is r
+
+        await pilot.press("slash")
+        field = lab.query_one("#logits-input", Input)
+        assert field.has_focus
+        field.value = "5, -5"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert bars.result.logits == [5.0, -5.0] and bars.result.target == 1
+        assert bars.has_focus
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not lab
+
+
+async def test_logits_lab_bad_input_gets_a_message(sandbox):
+    app = LabApp(lab_screen("logits", {"logits": "1, oops"}), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab = app.lab
+        status = lab.query_one("#logits-status", Static)
+        assert "not a list of numbers" in str(status.render())
+        assert lab.query_one(LogitsBars).result is not None  # fell back to the default logits
+        field = lab.query_one("#logits-input", Input)
+        for bad, says in [("7", "between 2 and"), ("1, 2, inf", "finite"), ("x", "not a list")]:
+            field.focus()
+            field.value = bad
+            await pilot.press("enter")
+            await settle(app, pilot)
+            assert says in str(status.render()) and status.has_class("-error")
