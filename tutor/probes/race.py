@@ -3,6 +3,8 @@ data with ``torch.utils.benchmark.Timer``, check they agree, and count the ops e
 
 from __future__ import annotations
 
+import statistics
+import time
 from typing import Any
 
 import torch
@@ -51,40 +53,57 @@ def count_ops(code: str, env: dict[str, Any]) -> tuple[int, int]:
     return calls.count, ops.count
 
 
-def measure(code: str, env: dict[str, Any], min_run_time: float) -> tuple[Side, torch.Tensor]:
-    """Warm up, time ``code``, count its ops; returns the side and its output."""
+def measure(
+    code: str, env: dict[str, Any], blocks: int, block_s: float
+) -> tuple[Side, torch.Tensor]:
+    """Warm up, then time ``code`` in ``blocks`` blocks of equal run counts; count its ops."""
     exec(code, env)  # warm-up, outside the timed region
+    started = time.perf_counter()
+    exec(code, env)  # one warm run sizes the blocks
+    once = time.perf_counter() - started
     out = env["out"]
+    number = max(1, int(block_s / max(once, 1e-9)))
     timer = benchmark.Timer(stmt=code, globals=env, num_threads=THREADS)
-    m = timer.blocked_autorange(min_run_time=min_run_time)
+    per_run = sorted(timer.timeit(number).median for _ in range(blocks))
+    q1, median, q3 = statistics.quantiles(per_run, n=4) if blocks > 1 else per_run * 3
     calls, ops = count_ops(code, env)
     side = Side(
         code=code,
-        median_s=m.median,
-        iqr_s=m.iqr,
-        measurements=len(m.times),
-        runs_per_measurement=m.number_per_run,
+        median_s=statistics.median(per_run),
+        iqr_s=q3 - q1,
+        measurements=blocks,
+        runs_per_measurement=number,
         python_calls=calls,
         aten_ops=ops,
     )
     return side, out
 
 
-def race(op: str = "linear", n: int = 256, dim: int = 64, min_run_time: float = 0.2) -> Race:
-    """Race the per-sample loop of ``op`` against its batched form on ``n`` samples."""
+def race(
+    op: str = "linear", n: int = 256, dim: int = 64, blocks: int = 7, block_s: float = 0.02
+) -> Race:
+    """Race the per-sample loop of ``op`` against its batched form on ``n`` samples: each side
+    is warmed up, then timed in ``blocks`` blocks of about ``block_s`` seconds (median, IQR)."""
     if op not in OPS:
         raise RaceInputError(f"unknown op {op!r}; choose one of {', '.join(OPS)}")
     if not 1 <= n <= MAX_N:
         raise RaceInputError(f"N must be between 1 and {MAX_N}, not {n}")
+    if not 1 <= blocks <= 50 or not 0 < block_s <= 1:
+        raise RaceInputError("blocks must be 1-50 and block_s in (0, 1]")
     if not 1 <= dim <= 1024:
         raise RaceInputError(f"dim must be between 1 and 1024, not {dim}")
     spec = OPS[op]
     torch.manual_seed(0)
     env: dict[str, Any] = {"torch": torch, "nn": torch.nn, "n": n, "dim": dim}
-    with torch.no_grad():
-        exec(spec.setup, env)
-        loop, loop_out = measure(spec.loop, env, min_run_time)
-        batched, batched_out = measure(spec.batched, env, min_run_time)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(THREADS)  # sizing, warm-up and timing all on the same threads
+    try:
+        with torch.no_grad():
+            exec(spec.setup, env)
+            loop, loop_out = measure(spec.loop, env, blocks, block_s)
+            batched, batched_out = measure(spec.batched, env, blocks, block_s)
+    finally:
+        torch.set_num_threads(threads)
     return Race(
         op=op,
         title=spec.title,

@@ -1,0 +1,90 @@
+"""The dispatch-race lab driven end to end through the real sandbox (Pilot), and its looks from
+recorded probe data (snapshots at 80x24 and 120x40). No assertion reads a timing value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import Input, Select, Static
+
+from tutor.probes.data_race import Race
+from tutor.sandbox import AsyncSandbox
+from tutor.ui.labs.race import RaceLab
+from tutor.ui.widgets.race_bars import RaceBars
+from tutor.ui.widgets.race_table import RaceTable
+
+DATA = Path(__file__).parent / "data"
+
+
+class LabApp(App[None]):
+    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
+
+    def __init__(self, screen: RaceLab, sandbox: AsyncSandbox | None) -> None:
+        super().__init__()
+        self.sandbox = sandbox
+        self.lab = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lab)
+
+
+async def settle(app: App, pilot) -> None:
+    """Let workers finish and the screen redraw."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture
+async def sandbox():
+    box = AsyncSandbox()
+    yield box
+    await box.close()
+
+
+async def test_race_lab_end_to_end(sandbox):
+    app = LabApp(RaceLab({"n": "16"}), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab = app.lab
+        data = lab.query_one(RaceBars).data
+        assert data is not None and data.op == "linear" and data.n == 16 and data.match
+        assert data.loop.python_calls == 2 * 16 + 1 and data.batched.python_calls == 1
+        assert lab.query_one(RaceTable).data is data
+
+        lab.query_one("#race-op", Select).value = "dot"
+        field = lab.query_one("#race-n", Input)
+        field.focus()
+        field.value = ""
+        await pilot.press(*"40", "enter")
+        await settle(app, pilot)
+        data = lab.query_one(RaceBars).data
+        assert data is not None and data.op == "dot" and data.n == 40 and data.match
+        assert data.shape == [40]
+        assert "same result" in str(lab.query_one(RaceBars).render())
+
+        field.value = "0"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        error = lab.query_one("#race-error", Static)
+        assert error.has_class("-shown") and "between 1 and" in str(error.render())
+        assert lab.query_one(RaceBars).data is data
+
+
+@pytest.mark.parametrize(
+    "name, size", [("race_linear.json", (80, 24)), ("race_normalize.json", (120, 40))]
+)
+def test_race_lab_snapshot(snap_compare, name, size):
+    data = Race.model_validate(json.loads((DATA / name).read_text()))
+    app = LabApp(RaceLab({"n": str(data.n), "op": data.op}), None)
+
+    async def before(pilot) -> None:
+        await pilot.pause()
+        app.lab.query_one("#race-n", Input).cursor_blink = False
+        app.lab.show(data)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
