@@ -1,8 +1,8 @@
 """YAML to plain data, remembering where every key and value was written.
 
-The document is composed with libyaml (``yaml.CSafeLoader`` when available) and the node tree is
-turned into dicts, lists and scalars by hand, so each value's path (``("drills", 3, "check")``)
-can be mapped to its 1-based ``(line, col)``. Duplicate keys are reported, not silently merged.
+The document is composed with libyaml (see ``yamltree``) and the node tree is turned into
+dicts, lists and scalars, so each value's path (``("drills", 3, "check")``) can be mapped to its
+1-based ``(line, col)``. Duplicate keys are reported, not silently merged.
 """
 
 from __future__ import annotations
@@ -14,63 +14,53 @@ from typing import Any
 import yaml
 
 from tutor.content.problems import Problem
+from tutor.content.yamltree import NeedsFullBuild, compose, plain
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]
 
 _STR = "tag:yaml.org,2002:str"
-_SEQ = "tag:yaml.org,2002:seq"
-_MAP = "tag:yaml.org,2002:map"
 _MERGE = "tag:yaml.org,2002:merge"
 _CONSTRUCTORS = yaml.constructor.SafeConstructor.yaml_constructors
-_IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
-
-
-def _resolve(self: Any, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
-    """SafeLoader's YAML 1.1 tag resolution, minus the unused path resolvers (much faster)."""
-    if kind is yaml.ScalarNode:
-        if implicit[0]:
-            for tag, regexp in _IMPLICIT.get(value[:1], ()):
-                if regexp.match(value):
-                    return tag
-        return _STR
-    return _SEQ if kind is yaml.SequenceNode else _MAP
-
-
-try:
-    from yaml.cyaml import CParser
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    CParser = None
-
-if CParser is not None:
-
-    class _Loader(CParser, yaml.constructor.SafeConstructor, yaml.resolver.BaseResolver):
-        """libyaml's composer with a lean resolver; nodes are turned into data by _Builder."""
-
-        def __init__(self, stream: str) -> None:
-            CParser.__init__(self, stream)
-            yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.BaseResolver.__init__(self)
-
-        resolve = _resolve
-
-else:  # pragma: no cover - PyYAML built without libyaml
-
-    class _Loader(yaml.SafeLoader):
-        """The pure-Python loader, when libyaml is missing."""
 
 
 @dataclass
 class Locator:
-    """Positions of the values (and mapping keys) of one YAML document."""
+    """Positions of the values (and mapping keys) of one YAML document.
+
+    The positions are indexed on first use from the composed document (``root``), so loading
+    a clean file never pays for them.
+    """
 
     file: str
-    values: dict[Path, Position] = field(default_factory=dict)
-    keys: dict[Path, Position] = field(default_factory=dict)
     line_offset: int = 0
+    """added to every line (for YAML embedded in a larger file, e.g. front matter)"""
     text: str = field(default="", repr=False)
     """the YAML source (to find text inside a value)"""
-    """added to every line (for YAML embedded in a larger file, e.g. front matter)"""
+    root: yaml.Node | None = field(default=None, repr=False)
+    """the composed document, until its positions are indexed"""
+    _values: dict[Path, Position] | None = field(default=None, repr=False)
+    _keys: dict[Path, Position] | None = field(default=None, repr=False)
+
+    @property
+    def values(self) -> dict[Path, Position]:
+        """1-based (line, col) of every value, by path (unshifted)."""
+        if self._values is None:
+            self._index()
+        return self._values
+
+    @property
+    def keys(self) -> dict[Path, Position]:
+        """1-based (line, col) of every mapping key, by the path of its value (unshifted)."""
+        if self._keys is None:
+            self._index()
+        return self._keys
+
+    def _index(self) -> None:
+        self._values, self._keys = {}, {}
+        if self.root is not None:
+            _Builder(self, []).build(self.root, ())
+        self.root = None
 
     def at(self, path: Path) -> Position:
         """Where the value at ``path`` starts; else the nearest enclosing value that exists."""
@@ -115,6 +105,7 @@ class _Builder:
     def __init__(self, locator: Locator, problems: list[Problem]) -> None:
         self.locator = locator
         self.problems = problems
+        self.values, self.keys = locator._values, locator._keys
         self.constructor = yaml.constructor.SafeConstructor()
         self.open: set[int] = set()
         """ids of the container nodes being built (to catch recursive aliases)"""
@@ -131,7 +122,7 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: Path) -> Any:
         mark = node.start_mark
-        self.locator.values[path] = (mark.line + 1, mark.column + 1)
+        self.values[path] = (mark.line + 1, mark.column + 1)
         if type(node) is yaml.ScalarNode:
             return self.scalar(node)
         if id(node) in self.open:  # an alias to one of its own ancestors
@@ -148,7 +139,7 @@ class _Builder:
     def _mapping(self, node: yaml.MappingNode, path: Path) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         merged: list[tuple[yaml.Node, yaml.Node]] = []
-        keys = self.locator.keys
+        keys = self.keys
         for key_node, value_node in node.value:
             if key_node.tag == _STR and key_node.value not in out:  # the common case, inlined
                 key = key_node.value
@@ -180,14 +171,14 @@ class _Builder:
         key = key_node.value  # keys are names: kept as written (`1:` is the key "1")
         if key in out:
             if explicit:
-                first = self.locator._shift(self.locator.keys[(*path, key)])
+                first = self.locator._shift(self.keys[(*path, key)])
                 self.problem(
                     key_node,
                     (*path, key),
                     f"duplicate key `{key}` (first written at line {first[0]})",
                 )
             return
-        self.locator.keys[(*path, key)] = _pos(key_node)
+        self.keys[(*path, key)] = _pos(key_node)
         out[key] = self.build(value_node, (*path, key))
 
 
@@ -211,7 +202,7 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
     locator = Locator(file=file, line_offset=line_offset, text=text)
     problems: list[Problem] = []
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -230,7 +221,14 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
     if node is None:
         return None, locator, problems
     try:
-        data = _Builder(locator, problems).build(node, ())
+        try:
+            data = plain(node)
+            locator.root = node
+        except NeedsFullBuild:
+            # merge keys, duplicate or non-text keys, recursive aliases: the full builder
+            # indexes the positions and reports the problems
+            locator._values, locator._keys = {}, {}
+            data = _Builder(locator, problems).build(node, ())
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

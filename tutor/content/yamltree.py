@@ -1,0 +1,109 @@
+"""Composing YAML with libyaml, and the fast conversion of a node tree to plain data.
+
+The document is composed by libyaml with a lean resolver (SafeLoader's YAML 1.1 implicit tags,
+without the path resolvers nothing here uses), then ``plain`` turns the nodes into dicts, lists
+and scalars. ``plain`` handles the everyday document; anything unusual (merge keys, duplicate or
+non-text keys, recursive aliases) raises ``NeedsFullBuild`` so the caller can use the slower
+builder that records positions and reports problems.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+_STR = "tag:yaml.org,2002:str"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_CONSTRUCTORS = yaml.constructor.SafeConstructor.yaml_constructors
+_IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
+
+
+_INT = "tag:yaml.org,2002:int"
+_TAGS: dict[str, str] = {}
+"""plain scalar -> its resolved tag (keys and short values repeat a lot in packs)"""
+
+
+def _resolve(self: Any, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
+    """SafeLoader's YAML 1.1 tag resolution, minus the unused path resolvers (much faster)."""
+    if kind is yaml.ScalarNode:
+        if not implicit[0]:
+            return _STR
+        tag = _TAGS.get(value)
+        if tag is None:
+            tag = _STR
+            for candidate, regexp in _IMPLICIT.get(value[:1], ()):
+                if regexp.match(value):
+                    tag = candidate
+                    break
+            if len(value) <= 40 and len(_TAGS) < 20_000:
+                _TAGS[value] = tag
+        return tag
+    return _SEQ if kind is yaml.SequenceNode else _MAP
+
+
+try:
+    from yaml.cyaml import CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    CParser = None
+
+if CParser is not None:
+
+    class _Loader(CParser, yaml.constructor.SafeConstructor, yaml.resolver.BaseResolver):
+        """libyaml's composer with a lean resolver; nodes are turned into data by _Builder."""
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.BaseResolver.__init__(self)
+
+        resolve = _resolve
+
+else:  # pragma: no cover - PyYAML built without libyaml
+
+    class _Loader(yaml.SafeLoader):
+        """The pure-Python loader, when libyaml is missing."""
+
+
+class NeedsFullBuild(Exception):
+    """The document needs the full builder (and may have problems to report)."""
+
+
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_SCALAR = yaml.ScalarNode
+_SEQUENCE = yaml.SequenceNode
+
+
+def compose(text: str) -> yaml.Node | None:
+    """The node tree of one YAML document (None for an empty one); raises yaml.YAMLError."""
+    return yaml.compose(text, Loader=_Loader)
+
+
+def plain(node: yaml.Node) -> Any:
+    """The plain data of a node tree, as ``yaml.safe_load`` would give it."""
+    try:
+        return _plain(node)
+    except RecursionError:
+        raise NeedsFullBuild from None
+
+
+def _plain(node: yaml.Node) -> Any:
+    kind = type(node)
+    if kind is _SCALAR:
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag == _INT:
+            value = node.value
+            if value.isdigit() and (value[0] != "0" or value == "0"):  # plain decimal
+                return int(value)
+        return _CONSTRUCTORS.get(tag, _CONSTRUCTORS[None])(_CONSTRUCTOR, node)
+    if kind is _SEQUENCE:
+        return [_plain(item) for item in node.value]
+    out: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        if type(key_node) is not _SCALAR or key_node.tag != _STR or key_node.value in out:
+            raise NeedsFullBuild
+        out[key_node.value] = _plain(value_node)
+    return out
