@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from tutor.content.models import Pack
+    from tutor.content.problems import Problem
 
 
 @click.group()
@@ -14,7 +19,7 @@ def pack() -> None:
     """Check, describe and scaffold drill packs."""
 
 
-def report_check(packs: list, problems: list, *, as_json: bool) -> None:
+def report_check(packs: list[Pack], problems: list[Problem], *, as_json: bool) -> None:
     """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary."""
     if as_json:
         data = {
