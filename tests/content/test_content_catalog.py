@@ -130,3 +130,15 @@ def test_builtin_catalog_loads_without_importing_torch(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "12"
+
+
+def test_a_broken_builtin_pack_does_not_break_loading(monkeypatch):
+    import tutor.content.sources as sources
+
+    monkeypatch.setattr(sources, "builtin_pack_dir", lambda: PACKS / "mixed")
+    catalog = Catalog.load()
+    assert [p.pack for p in catalog.packs][:2] == ["good-one", "good-two"]
+    pack_problems = [p for p in catalog.problems if p.file.endswith(".yaml")]
+    assert [Path(p.file).name for p in pack_problems] == ["b-broken.yaml"]
+    assert all(lesson.chapter == n for n, lesson in catalog.lessons.items())
+    assert len(catalog.chapters) == 12
