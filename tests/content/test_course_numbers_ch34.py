@@ -334,3 +334,31 @@ def test_prose_numbers_have_a_snippet():
         for prose, printed in pairs:
             assert prose in lesson.body, f"lesson {chapter} prose no longer quotes {prose}"
             assert printed in outputs, f"lesson {chapter}: no snippet prints {printed!r}"
+
+
+def test_drill_prompts_quote_numbers_torch_printed():
+    """Numbers quoted in drill prompts and explanations are ones a lesson snippet printed."""
+    quoted = {
+        ("04-bugs.yaml", "fix-zero-grad"): ["17.875", "7.232", "0.198", "0.066", "19.7"],
+        ("04-bugs.yaml", "fix-step-before-backward"): ["17.875"],
+        ("04-bugs.yaml", "fix-lr-too-high"): ["17.9", "365", "7.74e+03"],
+        ("04-loop.yaml", "third-step-applies"): ["17.875", "7.232", "0.198", "0.066", "19.7"],
+        ("04-loop.yaml", "overfit-initial-loss"): ["17.875"],
+        ("04-loop.yaml", "momentum-two-steps"): ["0.498", "0.4942", "0.02"],
+        ("04-loop.yaml", "adam-moment-bytes"): ["235,146", "1,881,168", "1.79 MiB", "112 GB"],
+        ("03-ledger.yaml", "mlp-params"): ["200,960", "2,570", "203,530"],
+        ("03-ledger.yaml", "mlp-batchnorm-params"): ["235,146", "235,914"],
+        ("03-ledger.yaml", "residual-params"): ["16,768", "1,290", "68,362"],
+        ("03-ledger.yaml", "linear-multiply-adds"): ["12.8M", "15,024,128"],
+        ("03-ledger.yaml", "linear-params"): ["15"],
+    }
+    outputs = {
+        chapter: "\n".join(normalise(s.output) or "" for s in load_lesson(path).snippets)
+        for chapter, path in LESSONS.items()
+    }
+    for (pack_file, drill_id), numbers in quoted.items():
+        drill = _drill(pack_file, drill_id)
+        text = f"{drill.prompt}\n{drill.explain}"
+        for number in numbers:
+            assert number in text, f"{drill_id} no longer quotes {number}"
+            assert any(number in out for out in outputs.values()), f"no snippet prints {number}"
