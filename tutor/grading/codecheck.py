@@ -78,7 +78,7 @@ def trials(drill: CodeDrill, params: dict[str, Any], seed: int) -> list[dict[str
 
 def static_uses(drill: CodeDrill, code: str) -> list[Use]:
     """Forbidden constructs in ``code`` by the AST pass (SyntaxError if it does not parse)."""
-    return find_forbidden(code, drill.forbid) if drill.forbid else []
+    return find_forbidden(code, drill.forbid)
 
 
 def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) -> dict[str, Any]:
@@ -93,6 +93,7 @@ def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) 
         "assert_code": render(check.assert_, params) if check.assert_ else None,
         "tolerance": check.tolerance,
         "forbid": [f for f in drill.forbid if f not in KEYWORDS],
+        "seed": seed,
     }
 
 
@@ -112,13 +113,19 @@ def judge_static(drill: CodeDrill, code: str) -> tuple[Verdict, list[str]] | Non
     return None
 
 
-def _inputs_text(inputs: dict[str, Any]) -> str:
+def _rounded(values: Any) -> str:
+    if isinstance(values, list):
+        return "[" + ", ".join(_rounded(v) for v in values) + "]"
+    return f"{values:.4g}" if isinstance(values, float) else repr(values)
+
+
+def inputs_text(inputs: dict[str, Any]) -> str:
     parts = []
     for name, d in inputs.items():
         if "shape" in d:
             text = f"{name}: shape {tuple(d['shape'])}"
             if "values" in d:
-                text += f" = {d['values']}"
+                text += f" = {_rounded(d['values'])}"
             parts.append(text)
         else:
             parts.append(f"{name} = {d['value']!r}")
@@ -136,7 +143,7 @@ def _shape_category(d: dict[str, Any]) -> str:
 
 
 def _failure(f: dict[str, Any], trials: int) -> Verdict:
-    head = f"Failed on the smallest failing input ({_inputs_text(f['inputs'])})"
+    head = f"Failed on the smallest failing input ({inputs_text(f['inputs'])})"
     if f["trial"] is not None:
         head += f" of {trials}"
     expected = show(f["expected"])

@@ -1,10 +1,12 @@
 """The sandbox stage of ``tutor pack check``: run every drill of a pack and prove it gradable.
 
-For each drill, on seeds 0..4: a predict drill's ``setup`` and ``ask`` must run (a NameError,
-SyntaxError or ImportError, or any error in ``setup``, is an authoring error reported at the
-file line where it happened) and give a truth a learner can type; a code/fix drill's reference
-must pass its own check, and its starter and every ``wrong`` answer must fail it. Problems are
-``Problem(file, line, col, field, message)`` naming the field, e.g. ``drills[2].wrong[0]``.
+For each drill, on seeds 0..4: a predict drill's ``setup`` and ``ask`` must run (any error in
+``setup``, or a NameError, SyntaxError or ImportError in ``ask``, is an authoring error reported
+at the file line where it happened) and give a truth a learner can type; a code/fix drill's
+reference must pass its own check on every seed, and its starter and every ``wrong`` answer
+must fail it on every seed. The seeds of one drill (or one answer) share a sandbox call, so a
+whole pack costs a few calls per drill. Problems are ``Problem(file, line, col, field,
+message)`` naming the field, e.g. ``drills[2].wrong[0]``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
 from tutor.grading import codecheck
-from tutor.grading.engine import grade, judge, plan
-from tutor.grading.variants import draw_params
+from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, judge
+from tutor.grading.variants import draw_params, render
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
@@ -36,53 +38,56 @@ class _Ref:
 
 
 class _Reporter:
-    """Makes Problems for one pack file, mapping code lines to file lines."""
+    """Makes Problems for one pack file, mapping lines of embedded code to file lines."""
 
     def __init__(self, pack: Pack, locator: Locator) -> None:
-        self.file = locator.file
         self.locator = locator
-        self.lines = (
-            Path(pack.source).read_text(encoding="utf-8").splitlines() if pack.source else []
-        )
+        source = Path(pack.source) if pack.source else None
+        self.lines = source.read_text(encoding="utf-8").splitlines() if source else []
         self.problems: list[Problem] = []
 
     def add(self, path: tuple, message: str, code_line: int | None = None) -> None:
         line, col = self.locator.at(path)
         if code_line:
             text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-            block = text[col - 1 : col] in ("|", ">")
-            if block:
+            if text[col - 1 : col] in ("|", ">"):  # block scalar: the code starts below
                 line, col = line + code_line, 1
             elif code_line > 1:
                 line, col = line + code_line - 1, 1
-        self.problems.append(Problem(self.file, line, col, dotted(path), message))
+        self.problems.append(Problem(self.locator.file, line, col, dotted(path), message))
 
 
-def _params_note(drill: Drill, seed: int) -> str:
+def _where(drill: Drill, seed: int) -> str:
     params = draw_params(drill.params, seed)
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
+def _call(sandbox: Sandbox, target: str, timeout: float, **kwargs: Any) -> Any:
+    """One batched probe call; its list of results, or a RunResult when it did not finish."""
+    result = sandbox.call(target, timeout=timeout * len(SEEDS), **kwargs)
+    if str(result.status) == "ok" and isinstance(result.value, list):
+        return result.value
+    return result
+
+
 def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill = ref.drill
+    drill: PredictDrill = ref.drill  # type: ignore[assignment]
+    cases = []
     for seed in SEEDS:
-        p = plan(ref, "", seed)
-        result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
-        where = _params_note(drill, seed)
-        if str(result.status) != "ok" or not isinstance(result.value, dict):
-            rep.add(("drills", i, "ask"), f"setup/ask did not run on {where}: "
-                    f"{result.status} {result.reason}".rstrip())  # fmt: skip
-            return
-        value = result.value
+        params = draw_params(drill.params, seed)
+        cases.append({"setup": render(drill.setup, params), "ask": render(drill.ask, params)})
+    values = _call(
+        sandbox, "tutor.probes.grade_predict:predict_seeds", PREDICT_TIMEOUT, cases=cases
+    )
+    if not isinstance(values, list):
+        rep.add(("drills", i, "ask"), f"setup/ask did not finish: {values.status} {values.reason}")
+        return
+    for seed, value in zip(SEEDS, values, strict=False):
         if value["outcome"] == "authoring":
             err = value["error"]
-            msg = f"{err['type']}: {err['message']} on {where}"
-            if value["field"] == "ask" or err["type"] in (
-                "NameError",
-                "SyntaxError",
-                "ImportError",
-            ):
+            msg = f"{err['type']}: {err['message']} on {_where(drill, seed)}"
+            if err["type"] in ("NameError", "SyntaxError", "ImportError"):
                 msg += " (an authoring error, not a truth)"
             rep.add(("drills", i, value["field"]), msg, err.get("line"))
             return
@@ -97,19 +102,81 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
             return
 
 
-def _reference_stop(value: Any, i: int, where: str, rep: _Reporter) -> bool:
-    """Report a setup/reference error from the probe's data (at its file line); True if any."""
-    stage = value.get("stage") if isinstance(value, dict) else None
-    if stage not in ("setup_error", "reference_error"):
-        return False
-    err = value["error"]
-    field = "setup" if stage == "setup_error" else "reference"
-    msg = f"{err['type']}: {err['message']} on {where}"
-    if "trial" in err:
-        inputs = codecheck.inputs_text(err.get("inputs", {}))
-        msg += f", trial {err['trial']} with {inputs}"
-    rep.add(("drills", i, field), msg, err.get("line"))
+def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
+    """The probe kwargs of ``text`` (rendered per seed) for every seed."""
+    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+    runs = []
+    for seed in SEEDS:
+        params = draw_params(drill.params, seed)
+        runs.append(codecheck.code_kwargs(drill, params, render(text, params), seed))
+    return runs
+
+
+def _grades(ref: _Ref, text: str, sandbox: Sandbox, stop_on: str) -> list[tuple[int, Any]]:
+    """(seed, Grade | probe data | RunResult) for each seed that ran."""
+    runs = _runs(ref, text)
+    values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT,
+                   runs=runs, stop_on=stop_on)  # fmt: skip
+    if not isinstance(values, list):
+        return [(SEEDS[0], values)]
+    return list(zip(SEEDS, values, strict=False))
+
+
+def _data_result(value: dict[str, Any]) -> Any:
+    from tutor.sandbox.result import RunResult, Status
+
+    return RunResult(status=Status.ok, value=value)
+
+
+def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
+    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+    for seed, value in _grades(ref, drill.reference, sandbox, "fail"):
+        where = _where(drill, seed)
+        if not isinstance(value, dict):
+            rep.add(("drills", i, "reference"), f"the reference did not finish on {where}: "
+                    f"{value.status} {value.reason}".rstrip())  # fmt: skip
+            return False
+        if value["stage"] in ("setup_error", "reference_error", "answer_error"):
+            err = value["error"]
+            field = "setup" if value["stage"] == "setup_error" else "reference"
+            msg = f"{err['type']}: {err['message']} on {where}"
+            if "trial" in err:
+                msg += f", trial {err['trial']} with {codecheck.inputs_text(err['inputs'])}"
+            rep.add(("drills", i, field), msg, err.get("line"))
+            return False
+        answer = render(drill.reference, draw_params(drill.params, seed))
+        g = judge(ref, answer, seed, _data_result(value))
+        if not g.correct:
+            rep.add(("drills", i, "reference"), "the reference does not pass its own check on "
+                    f"{where}: {g.feedback}")  # fmt: skip
+            return False
     return True
+
+
+def _check_failing(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+    answers: list[tuple[tuple, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
+    answers += [(("drills", i, "wrong", j), w, f"wrong[{j}]") for j, w in enumerate(drill.wrong)]
+    for path, text, name in answers:
+        static = codecheck.judge_static(drill, text)
+        if static is not None:
+            if static[0].status == "invalid" and name != "starter":
+                rep.add(path, f"this wrong answer fails only because it cannot be read: "
+                        f"{static[0].feedback} (it should fail the check itself)")  # fmt: skip
+            continue
+        for seed, value in _grades(ref, text, sandbox, "pass"):
+            if not isinstance(value, dict):
+                break  # ran out of time or memory: it fails
+            answer = render(text, draw_params(drill.params, seed))
+            if judge(ref, answer, seed, _data_result(value)).correct:
+                where = _where(drill, seed)
+                if name == "starter":
+                    msg = f"the starter already passes the check on {where}; nothing to do"
+                else:
+                    msg = (f"this wrong answer passes the check on {where}; it must fail "
+                           "(make the check stricter: more trials, wider params, an assert)")  # fmt: skip
+                rep.add(path, msg)
+                break
 
 
 def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
@@ -118,43 +185,13 @@ def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     if static is not None:
         rep.add(("drills", i, "reference"), f"the reference itself fails: {static[0].feedback}")
         return
-    for seed in SEEDS:
-        params = draw_params(drill.params, seed)
-        answer = codecheck.render(drill.reference, params)
-        where = _params_note(drill, seed)
-        try:
-            codecheck.code_kwargs(drill, params, answer, seed)
-        except codecheck.AuthoringError as exc:
-            rep.add(("drills", i, *exc.field.split(".")), str(exc))
-            return
-        p = plan(ref, answer, seed)
-        result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
-        if str(result.status) == "ok" and _reference_stop(result.value, i, where, rep):
-            return
-        g = judge(ref, answer, seed, result)
-        if not g.correct:
-            rep.add(("drills", i, "reference"), "the reference does not pass its own check on "
-                    f"{where}: {g.feedback}")  # fmt: skip
-            return
-    answers: list[tuple[tuple, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
-    answers += [(("drills", i, "wrong", j), w, f"wrong[{j}]") for j, w in enumerate(drill.wrong)]
-    for path, text, name in answers:
-        for seed in SEEDS:
-            answer = codecheck.render(text, draw_params(drill.params, seed))
-            g = grade(ref, answer, seed, sandbox)
-            if g.correct:
-                rep.add(path, f"the {name} answer passes the check on {_params_note(drill, seed)}; "
-                        "it must fail (make the check stricter: more trials, wider params, "
-                        "an assert)" if name != "starter" else
-                        f"the starter already passes the check on {_params_note(drill, seed)}; "
-                        "the learner would have nothing to do")  # fmt: skip
-                break
-            if g.status == "invalid" and name != "starter":
-                rep.add(path, f"the {name} answer fails only because it cannot be read: "
-                        f"{g.feedback} (it should fail the check itself)")  # fmt: skip
-                break
-            if g.status == "authoring":
-                break
+    try:
+        _runs(ref, drill.reference)
+    except codecheck.AuthoringError as exc:
+        rep.add(("drills", i, *exc.field.split(".")), str(exc))
+        return
+    if _check_reference(ref, i, sandbox, rep):
+        _check_failing(ref, i, sandbox, rep)
 
 
 def run_checks(pack: Pack, locator: Locator, sandbox: Sandbox) -> list[Problem]:
@@ -182,14 +219,8 @@ def check_packs(packs: Iterable[Pack], sandbox: Sandbox) -> list[Problem]:
     """The sandbox stage for packs that already passed the schema stage."""
     problems: list[Problem] = []
     for pack in packs:
-        if pack.source is None:
-            continue
-        try:
-            loaded, locator = load_pack_located(pack.source)
-        except PackError as exc:
-            problems += exc.problems
-            continue
-        problems += run_checks(loaded, locator, sandbox)
+        if pack.source is not None:
+            problems += check_pack(pack.source, sandbox)
     return problems
 
 

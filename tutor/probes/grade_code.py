@@ -41,10 +41,11 @@ def _show(x: Any) -> dict[str, Any]:
 
 
 def _reference_outputs(
-    setup: str, reference: str, call: str, trials: list[dict[str, Any]]
+    setup: str, reference: str, call: str, trials: list[dict[str, Any]], seed: int
 ) -> tuple[list[Any], dict[str, Any] | None]:
     """The reference's output per trial, or the error that stopped it."""
     ns = fresh_namespace()
+    torch.manual_seed(seed)
     for code, name, stage in ((setup, "<setup>", "setup_error"), (reference, "<reference>", "reference_error")):  # fmt: skip
         try:
             run_code(code, ns, name)
@@ -104,19 +105,25 @@ def check_code(
     assert_code: str | None,
     tolerance: float,
     forbid: list[str],
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data."""
+    """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
+
+    The global torch RNG is seeded with ``seed`` before each ``setup``, so an attempt that
+    uses unseeded randomness (a training loop) replays exactly from its seed.
+    """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
         "failure": None, "assert": None, "notes": [],
     }  # fmt: skip
     expected: list[Any] = []
     if call:
-        expected, stop = _reference_outputs(setup, reference, call, trials)
+        expected, stop = _reference_outputs(setup, reference, call, trials, seed)
         if stop:
             return {**out, **stop}
     trace = ForbidTrace(forbid)
     ns = fresh_namespace()
+    torch.manual_seed(seed)
     try:
         run_code(setup, ns, "<setup>")
     except (Exception, SystemExit) as exc:
@@ -151,4 +158,25 @@ def check_code(
         except (Exception, SystemExit) as exc:
             out["assert"] = {"ok": False, **describe_error(exc, "<assert>")}
     out["forbidden"] = trace.used
+    return out
+
+
+def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str, Any]]:
+    """``check_code`` for several seeds of one answer in one call (``tutor pack check``).
+
+    ``stop_on`` is ``"fail"`` (checking a reference: stop at the first run that does not pass)
+    or ``"pass"`` (checking a starter or wrong answer: stop at the first run that passes).
+    """
+    out = []
+    for kwargs in runs:
+        value = check_code(**kwargs)
+        out.append(value)
+        passed = (
+            value["stage"] == "done"
+            and not value["forbidden"]
+            and not value["failure"]
+            and (value["assert"] is None or value["assert"]["ok"])
+        )
+        if passed == (stop_on == "pass"):
+            break
     return out

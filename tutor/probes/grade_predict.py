@@ -84,3 +84,16 @@ def predict(setup: str, ask: str) -> dict[str, Any]:
     except Exception as exc:
         return {"outcome": "value", "value": encode_exception(exc), "context": None}
     return {"outcome": "value", "value": encode(value), "context": context}
+
+
+def predict_seeds(cases: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """``predict`` for several rendered variants in one call (``tutor pack check``).
+
+    Stops after the first authoring error, which is then the last item.
+    """
+    out = []
+    for case in cases:
+        out.append(predict(case["setup"], case["ask"]))
+        if out[-1]["outcome"] == "authoring":
+            break
+    return out

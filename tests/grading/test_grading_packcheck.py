@@ -1,0 +1,93 @@
+"""`tutor pack check`, sandbox stage: references pass, starters and wrong answers fail,
+predict drills' setup/ask run; every problem at file:line with its field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tutor.grading.packcheck import check_pack
+
+PACKS = Path(__file__).parent / "packs"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def line_of(file: Path, text: str) -> int:
+    for n, line in enumerate(file.read_text().splitlines(), 1):
+        if text in line:
+            return n
+    raise AssertionError(text)
+
+
+def test_a_good_pack_of_every_kind_passes(sandbox):
+    assert check_pack(PACKS / "basics.yaml", sandbox) == []
+
+
+def test_broken_pack_problems_name_file_line_field_and_why(sandbox):
+    file = PACKS / "broken.yaml"
+    problems = {p.field: p for p in check_pack(file, sandbox)}
+    assert set(problems) == {
+        "drills[0].ask",
+        "drills[1].setup",
+        "drills[2].reference",
+        "drills[3].wrong[0]",
+        "drills[4].starter",
+    }
+    ask = problems["drills[0].ask"]
+    assert ask.line == line_of(file, "ask: y.shape") and "NameError" in ask.message
+    setup = problems["drills[1].setup"]
+    assert setup.line == line_of(file, "z = torch.zeros(n)") and "'n'" in setup.message
+    ref = problems["drills[2].reference"]  # a reference that fails
+    assert ref.line == line_of(file, "return x.doubled()") and "AttributeError" in ref.message
+    wrong = problems["drills[3].wrong[0]"]  # a wrong answer that passes
+    assert "passes the check" in wrong.message and "seed" in wrong.message
+    assert wrong.line == line_of(file, "      - |")
+    assert "already passes" in problems["drills[4].starter"].message
+    assert all(
+        str(p).startswith(f"{p.file}:{p.line}:{p.col}: {p.field}: ") for p in problems.values()
+    )
+
+
+def test_wrong_answer_with_a_syntax_error_is_reported(sandbox, tmp_path):
+    pack = tmp_path / "p.yaml"
+    pack.write_text(
+        "pack: p\ntitle: P\nchapter: 1\ndrills:\n"
+        "  - id: d\n    kind: code\n    prompt: p\n"
+        "    starter: |\n      def f(x):\n          ...\n"
+        "    reference: |\n      def f(x):\n          return x + 1\n"
+        "    check:\n      call: f\n      args:\n        x: {tensor: [2]}\n"
+        "    wrong:\n      - |\n        def f(x)\n            return x\n"
+    )
+    (problem,) = check_pack(pack, sandbox)
+    assert problem.field == "drills[0].wrong[0]" and "cannot be read" in problem.message
+    assert problem.line == 19
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tutor", "pack", "check", *args],
+        capture_output=True, text=True, cwd=ROOT, timeout=280, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def test_cli_reports_problems_and_exits_1():
+    out = run_cli(str(PACKS / "broken.yaml"), "--json")
+    assert out.returncode == 1
+    data = json.loads(out.stdout)
+    fields = {p["field"] for p in data["problems"]}
+    assert "drills[3].wrong[0]" in fields and "drills[2].reference" in fields
+
+
+def test_cli_no_run_is_schema_only():
+    out = run_cli(str(PACKS / "broken.yaml"), "--no-run")
+    assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.slow
+def test_builtin_packs_pass():
+    out = run_cli("--builtin")
+    assert out.returncode == 0, out.stderr
