@@ -1,0 +1,84 @@
+"""The device & checkpoint lab driven end to end through the real sandbox (Pilot), and its
+looks from recorded probe data (snapshots at 80x24 and 120x40)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.widgets import TabbedContent
+
+from tutor.probes.data_checkpoint import Checkpoint
+from tutor.sandbox import AsyncSandbox
+from tutor.ui.labs.checkpoint import CheckpointLab
+from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+
+DATA = Path(__file__).parent / "data"
+
+
+class LabApp(App[None]):
+    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
+
+    def __init__(self, screen: CheckpointLab, sandbox: AsyncSandbox | None) -> None:
+        super().__init__()
+        self.sandbox = sandbox
+        self.lab = screen
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lab)
+
+
+@pytest.fixture
+async def sandbox():
+    box = AsyncSandbox()
+    yield box
+    await box.close()
+
+
+async def test_checkpoint_lab_end_to_end(sandbox):
+    app = LabApp(CheckpointLab(), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        lab = app.lab
+        device = lab.query_one(DevicePanel).data
+        assert device is not None and device.error is not None
+        assert "meta" in device.error.message
+        state = lab.query_one(RoundTripPanel).data
+        assert state is not None and state.equal and state.file_bytes > 0
+        pickled = lab.query_one(PickledPanel).data
+        assert pickled is not None and pickled.class_path == "mymodels.TinyNet"
+        assert pickled.renamed is not None and pickled.renamed.type == "AttributeError"
+        tabs = lab.query_one(TabbedContent)
+        assert tabs.active == "tab-device"
+        await pilot.press("3")
+        assert tabs.active == "tab-pickle"
+        await pilot.press("2")
+        assert tabs.active == "tab-state"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not lab
+
+
+@pytest.mark.parametrize(
+    "tab, size",
+    [
+        ("device", (80, 24)),
+        ("state_dict", (80, 24)),
+        ("pickle", (120, 40)),
+        ("state_dict", (120, 40)),
+    ],
+)
+def test_checkpoint_lab_snapshot(snap_compare, tab, size):
+    data = Checkpoint.model_validate(json.loads((DATA / "checkpoint.json").read_text()))
+    app = LabApp(CheckpointLab({"tab": tab}), None)
+
+    async def before(pilot) -> None:
+        await pilot.pause()
+        app.lab.show(data)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=before)

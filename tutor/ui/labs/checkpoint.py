@@ -1,0 +1,91 @@
+"""The device & checkpoint lab: a real device mismatch (on ``meta``), a real state_dict round
+trip in the sandbox's scratch dir, and a pickled model that breaks after a refactor."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from tutor.probes.data_checkpoint import Checkpoint
+from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+from tutor.ui.widgets.run_status import RunStatus
+
+PROBE = "tutor.probes.checkpoint:checkpoint"
+#: preset "tab" value -> tab id
+TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle"}
+
+
+class CheckpointLab(Screen[None]):
+    """The device & checkpoint lab. Preset key: ``tab`` (``device``, ``state_dict``, ``pickle``)."""
+
+    CSS_PATH = "checkpoint.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("1", "tab('tab-device')", "Device"),
+        Binding("2", "tab('tab-state')", "state_dict"),
+        Binding("3", "tab('tab-pickle')", "Pickled model"),
+        Binding("ctrl+r", "rerun", "Run again"),
+    ]
+
+    def __init__(self, preset: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.first_tab = TABS.get((preset or {}).get("tab", ""), "tab-device")
+        """The tab shown first."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield RunStatus(id="checkpoint-status")
+        yield Static(id="checkpoint-error")
+        with TabbedContent(initial=self.first_tab, id="checkpoint-tabs"):
+            with TabPane("1 · device mismatch", id="tab-device"), VerticalScroll():
+                yield DevicePanel(id="checkpoint-device")
+            with TabPane("2 · state_dict round trip", id="tab-state"), VerticalScroll():
+                yield RoundTripPanel(id="checkpoint-state")
+            with TabPane("3 · torch.save(model)", id="tab-pickle"), VerticalScroll():
+                yield PickledPanel(id="checkpoint-pickle")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Device & checkpoint"
+        if getattr(self.app, "sandbox", None) is not None:
+            self.probe()
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+
+    def action_rerun(self) -> None:
+        self.probe()
+
+    @work(exclusive=True)
+    async def probe(self) -> None:
+        """Run all three demonstrations in the sandbox."""
+        status = self.query_one(RunStatus)
+        status.running, status.message = True, "saving and loading in the sandbox"
+        try:
+            result = await self.app.sandbox.call(PROBE, timeout=20.0, memory_mb=1024)
+        finally:
+            status.running = False
+        if result.ok:
+            self.show(Checkpoint.model_validate(result.value))
+        else:
+            message = result.exception.message if result.exception else result.reason
+            error = self.query_one("#checkpoint-error", Static)
+            error.update(message or str(result.status))
+            error.set_class(True, "-shown")
+            status.message = "ctrl+r runs it again"
+
+    def show(self, data: Checkpoint) -> None:
+        """Draw ``data`` (also used by tests with recorded data)."""
+        self.query_one("#checkpoint-error", Static).set_class(False, "-shown")
+        self.query_one(DevicePanel).data = data.device
+        self.query_one(RoundTripPanel).data = data.round_trip
+        self.query_one(PickledPanel).data = data.pickled
+        self.query_one(
+            RunStatus
+        ).message = (
+            f"ran for real in the sandbox with torch {data.torch_version} · 1 2 3 switch tabs"
+        )
