@@ -26,6 +26,8 @@ from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import Ending, classify
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: environment that keeps torch's thread pools from starting in the zygote
+THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_THREAD_LIMIT")
 #: modules loaded before the first fork: runs share them and never need to read them again
 PRELOAD = (
     "json",
@@ -142,6 +144,8 @@ class Zygote:
 
     def boot(self) -> dict:
         """Import torch and the probes once; return the ready message."""
+        for key in THREAD_ENV:  # before torch loads OpenMP, whatever started this runtime
+            os.environ[key] = containment.runtime_env(PROJECT_ROOT)[key]
         import torch
 
         torch.set_num_threads(1)

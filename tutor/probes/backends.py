@@ -1,0 +1,69 @@
+"""Probe: which torch this runtime has and which backends it can use.
+
+Runtime side (imports torch). Nothing at import time touches CUDA or starts threads: the zygote
+pre-imports every probe module before it forks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import sys
+
+import torch
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _xla() -> dict:
+    """torch_xla: importable, its version and the PJRT device it would use."""
+    if importlib.util.find_spec("torch_xla") is None:
+        return {"available": False, "detail": "torch_xla is not installed"}
+    info = {
+        "available": False,
+        "version": _version("torch_xla"),
+        "pjrt_device": os.environ.get("PJRT_DEVICE"),
+    }
+    try:
+        importlib.import_module("torch_xla")
+        info["available"] = True
+        runtime = importlib.import_module("torch_xla.runtime")
+        info["device_type"] = runtime.device_type()
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        info["detail"] = f"{type(exc).__name__}: {exc}"[:300]
+    return info
+
+
+def report(import_xla: bool = True) -> dict:
+    """Torch version, Python, and the backends: cpu, cuda, mps, xla (with PJRT device), torchax."""
+    cuda = {"available": bool(torch.cuda.is_available())}
+    if cuda["available"]:
+        cuda["devices"] = torch.cuda.device_count()
+        cuda["names"] = [torch.cuda.get_device_name(i) for i in range(cuda["devices"])]
+    mps_backend = getattr(torch.backends, "mps", None)
+    mps = {"available": bool(mps_backend and mps_backend.is_available())}
+    torchax = {
+        "available": importlib.util.find_spec("torchax") is not None,
+        "version": _version("torchax"),
+    }
+    xla = _xla() if import_xla else {"available": importlib.util.find_spec("torch_xla") is not None}
+    return {
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "executable": sys.executable,
+        "backends": {
+            "cpu": {"available": True, "threads": torch.get_num_threads()},
+            "cuda": cuda,
+            "mps": mps,
+            "xla": xla,
+            "torchax": torchax,
+        },
+    }
