@@ -35,3 +35,13 @@ def test_bad_input():
     with pytest.raises(ValueError, match="not a list"):
         parse_logits("1, two")
     assert parse_logits("[2, 1 0.1]") == [2.0, 1.0, 0.1]
+
+
+def test_sweep_shows_the_floor():
+    r = logits([2.0, 1.0, 0.1], target_class=1)
+    sweep = r.sweep
+    assert sweep is not None and len(sweep.x) == len(sweep.correct) == len(sweep.softmax_first)
+    # the right loss keeps falling as the target's logit grows; softmax-first stays above its floor
+    assert sweep.correct == sorted(sweep.correct, reverse=True)
+    assert min(sweep.softmax_first) > r.softmax_first.floor - 1e-6
+    assert sweep.correct[-1] < min(sweep.softmax_first)

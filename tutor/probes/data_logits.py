@@ -21,6 +21,15 @@ class Mode(BaseModel):
     """the loss with the logits pushed far towards the target: the best this mode can reach."""
 
 
+class Sweep(BaseModel):
+    """The loss, both ways, as the target's logit slides with the other logits held still."""
+
+    x: list[float]
+    """values given to the target's logit."""
+    correct: list[float]
+    softmax_first: list[float]
+
+
 class LogitsResult(BaseModel):
     """What cross-entropy does with one row of logits and a target class."""
 
@@ -40,6 +49,8 @@ class LogitsResult(BaseModel):
     """how far the logits were pushed (±push) to find each mode's floor."""
     active: Literal["correct", "softmax_first"]
     """which mode the learner switched on."""
+    sweep: Sweep | None = None
+    """the loss curve along the target's logit."""
 
     @property
     def shown(self) -> Mode:

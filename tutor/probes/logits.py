@@ -5,9 +5,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from tutor.probes.data_logits import LogitsResult, Mode, check_logits
+from tutor.probes.data_logits import LogitsResult, Mode, Sweep, check_logits
 
 PUSH = 50.0
+SWEEP = 8.0
+POINTS = 65
 
 
 def _mode(z: torch.Tensor, target: int, softmax_first: bool) -> tuple[float, torch.Tensor]:
@@ -27,6 +29,21 @@ def _evaluate(z: torch.Tensor, target: int, softmax_first: bool) -> Mode:
     far[0, target] = PUSH
     floor, _ = _mode(far, target, softmax_first)
     return Mode(loss=loss, grad=grad.tolist(), grad_norm=float(grad.norm()), floor=floor)
+
+
+def _sweep(z: torch.Tensor, target: int) -> Sweep:
+    """Both losses for a batch of rows where only the target's logit changes."""
+    centre = float(z[0, target])
+    xs = torch.linspace(centre - SWEEP, centre + SWEEP, POINTS)
+    rows = z.repeat(POINTS, 1)
+    rows[:, target] = xs
+    labels = torch.full((POINTS,), target)
+    criterion = nn.CrossEntropyLoss(reduction="none")
+    return Sweep(
+        x=xs.tolist(),
+        correct=criterion(rows, labels).tolist(),
+        softmax_first=criterion(rows.softmax(dim=1), labels).tolist(),
+    )
 
 
 def logits(logits: list[float], target_class: int = 0, softmax_first: bool = False) -> LogitsResult:
@@ -57,4 +74,5 @@ def logits(logits: list[float], target_class: int = 0, softmax_first: bool = Fal
         softmax_first=_evaluate(z, target, softmax_first=True),
         push=PUSH,
         active="softmax_first" if softmax_first else "correct",
+        sweep=_sweep(z, target),
     )

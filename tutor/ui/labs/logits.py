@@ -19,6 +19,7 @@ from tutor.probes.data_logits import LogitsResult, parse_logits
 from tutor.ui.labs.loop import run_error
 from tutor.ui.widgets.logits_bars import LogitsBars
 from tutor.ui.widgets.logits_summary import LogitsSummary
+from tutor.ui.widgets.logits_sweep import LogitsSweep
 
 PROBE = "tutor.probes.logits:logits"
 SETTLE = 0.05
@@ -33,6 +34,7 @@ class LogitsLab(Screen[None]):
     """
 
     CSS_PATH = "logits.tcss"
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("f", "toggle_softmax", "Softmax first"),
@@ -71,6 +73,7 @@ class LogitsLab(Screen[None]):
             yield Static(id="logits-mode")
         yield LogitsBars(id="logits-bars")
         yield LogitsSummary(id="logits-summary")
+        yield LogitsSweep(id="logits-sweep")
         yield Static(self.preset_error, id="logits-status")
         yield Footer()
 
@@ -88,11 +91,7 @@ class LogitsLab(Screen[None]):
         return ", ".join(f"{z:g}" for z in self.logits)
 
     def _show_mode(self) -> None:
-        mode = (
-            "softmax → CrossEntropyLoss (bug)"
-            if self.softmax_first
-            else "CrossEntropyLoss on logits"
-        )
+        mode = "softmax, then CE (bug)" if self.softmax_first else "CE on raw logits"
         self.query_one("#logits-mode", Static).update(f"target {self.target} · {mode}")
 
     @work(exclusive=True)
@@ -122,6 +121,7 @@ class LogitsLab(Screen[None]):
         """Draw ``data`` in the bars and the summary."""
         self.query_one(LogitsBars).result = data
         self.query_one(LogitsSummary).result = data
+        self.query_one(LogitsSweep).show(data)
 
     @on(LogitsBars.Nudged)
     def _nudged(self, event: LogitsBars.Nudged) -> None:
