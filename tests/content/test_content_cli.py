@@ -89,9 +89,26 @@ def test_pack_check_json():
         "col": 5,
         "field": "drills[0].tolerence",
     }
-    ok = run("pack", "check", *schema_only(), "--json", str(PACKS / "packs-example.yaml"))
+    good = [str(PACKS / "mixed" / name) for name in ("a-good.yaml", "c-good.yaml")]
+    ok = run("pack", "check", *schema_only(), "--json", *good)
     assert ok.exit_code == 0
-    assert json.loads(ok.stdout)["ok"] is True
+    assert json.loads(ok.stdout) == {
+        "ok": True,
+        "packs": [
+            {"pack": "good-one", "file": good[0], "drills": 1},
+            {"pack": "good-two", "file": good[1], "drills": 1},
+        ],
+        "problems": [],
+    }
+
+
+def test_pack_check_compiles_code():
+    # the PACKS.md example writes its fix drill's code as "...repaired loop..."
+    result = run("pack", "check", *schema_only(), str(PACKS / "packs-example.yaml"))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].endswith(
+        "packs-example.yaml:78:10: drills[4].reference: not valid Python: invalid syntax"
+    )
 
 
 def test_pack_check_needs_paths():

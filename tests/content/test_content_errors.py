@@ -174,3 +174,19 @@ def test_placeholder_problem_points_into_a_block_of_text():
         "b.yaml:9:12: drills[0].prompt: `{zz}` is not a declared param "
         "(this drill declares no params; write `{{` and `}}` for literal braces)"
     ]
+
+
+def test_code_that_cannot_compile_is_found_by_pack_check():
+    from tutor.content.check import check_paths
+
+    path = PACKS / "errors" / "code.yaml"
+    load_pack(path)  # the catalog loads it: compiling is pack check's job
+    packs, problems = check_paths([path])
+    assert packs == []
+    assert [f"{p.line}:{p.col}: {p.field}: {p.message}" for p in problems] == [
+        "10:21: drills[0].setup: not valid Python: expected ':'",
+        "12:12: drills[0].ask: not one Python expression: invalid syntax",
+        "23:13: drills[1].check.call: `f` is not defined at the top level of the reference",
+        "24:34: drills[1].check.assert: not valid Python: invalid syntax",
+        "31:19: drills[2].reference: not valid Python: '[' was never closed",
+    ]

@@ -17,6 +17,8 @@ from tutor.grading.snippets import (
     normalise,
     parse_snippets,
     record_lesson,
+    recorded_torch_version,
+    resolve_lessons,
     set_torch_version,
 )
 from tutor.sandbox import Sandbox
@@ -209,3 +211,36 @@ def test_cli_record_then_check(lesson):
     check = runner.invoke(main, ["lesson", "check", str(lesson)])
     assert check.exit_code == 0, check.output
     assert "1 lessons, 3 snippets" in check.stdout and check.stdout.rstrip().endswith("ok")
+
+
+def test_recorded_version_is_read_back(lesson, sandbox):
+    assert recorded_torch_version(LESSON) is None
+    record_lesson(lesson, sandbox, version="9.9.9-test")
+    assert recorded_torch_version(lesson.read_text()) == "9.9.9-test"
+    assert check_lesson(lesson, sandbox).torch == "9.9.9-test"
+
+
+def test_check_notes_a_different_recording_torch(lesson, sandbox):
+    record_lesson(lesson, sandbox, version="0.0.1-old")
+    lesson.write_text(lesson.read_text().replace("6.0", "7.0"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["lesson", "check", str(lesson)])
+    assert result.exit_code == 1
+    assert "09-test.md:" in result.output and "snippet output drifted" in result.output
+    assert "-7.0" in result.output and "+6.0" in result.output
+    assert "recorded with torch 0.0.1-old" in result.output
+
+
+def test_chapters_resolve_to_lesson_files(tmp_path):
+    (tmp_path / "lessons").mkdir()
+    for name in ("01-tensors.md", "02-autograd.md", "chapters.yaml"):
+        (tmp_path / "lessons" / name).write_text("---\n---\n")
+    assert [p.name for p in resolve_lessons([], tmp_path)] == ["01-tensors.md", "02-autograd.md"]
+    assert [p.name for p in resolve_lessons(["2"], tmp_path)] == ["02-autograd.md"]
+    with pytest.raises(FileNotFoundError):
+        resolve_lessons(["7"], tmp_path)
+
+
+def test_cli_unknown_chapter_is_a_usage_error():
+    result = CliRunner().invoke(main, ["lesson", "check", "99"])
+    assert result.exit_code == 2
+    assert "no lesson for chapter 99" in result.output

@@ -5,11 +5,13 @@ Broken packs and lessons are reported in ``Catalog.problems`` and skipped; every
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutor.content.loader import load_pack_located
 from tutor.content.models import Chapter, Drill, Lesson, Pack
+from tutor.content.positions import Locator
 from tutor.content.problems import PackError, Problem
 from tutor.content.sources import pack_paths
 from tutor.settings import Settings
@@ -30,8 +32,15 @@ class DrillRef:
         return self.drill.display_title
 
 
-def load_packs(files: list[Path]) -> tuple[list[Pack], list[Problem]]:
-    """Load pack files in order; broken ones and repeated pack ids become problems."""
+def load_packs(
+    files: list[Path],
+    inspect: Callable[[Pack, Locator], list[Problem]] | None = None,
+) -> tuple[list[Pack], list[Problem]]:
+    """Load pack files in order; broken ones and repeated pack ids become problems.
+
+    ``inspect`` adds checks of a loaded pack (``tutor pack check`` adds the static code checks);
+    a pack it finds problems in is left out like a broken one.
+    """
     packs: list[Pack] = []
     problems: list[Problem] = []
     owners: dict[str, Path | None] = {}
@@ -44,6 +53,10 @@ def load_packs(files: list[Path]) -> tuple[list[Pack], list[Problem]]:
         except Exception as exc:  # a bug or an odd file must not stop the other packs
             message = f"could not be loaded: {type(exc).__name__}: {exc}"
             problems.append(Problem(str(file), 1, 1, "file", message))
+            continue
+        extra = inspect(pack, locator) if inspect is not None else []
+        if extra:
+            problems += extra
             continue
         if pack.pack in owners:
             line, col = locator.at(("pack",))

@@ -32,13 +32,16 @@ def pack_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
 
 
 def check_paths(paths: Iterable[Path]) -> tuple[list[Pack], list[Problem]]:
-    """Load and validate every pack under ``paths`` (schema and torch-free checks only).
+    """Load and validate every pack under ``paths`` (schema and torch-free checks only, the
+    code compiling included).
 
     Returns the packs that loaded (each with ``source`` set) and the problems of the rest,
     including pack ids repeated across the files.
     """
+    from tutor.content.syntax import code_problems
+
     files, problems = pack_files(paths)
-    packs, load_problems = load_packs(files)
+    packs, load_problems = load_packs(files, inspect=code_problems)
     return packs, problems + load_problems
 
 
