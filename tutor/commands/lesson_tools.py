@@ -73,6 +73,13 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
             click.echo(str(drift), err=True)
             if drift.diff:
                 click.echo(_indent(drift.diff), err=True)
+        for r in reports:
+            if r.drifts and r.torch and r.torch != version:
+                click.echo(
+                    f"note: {r.file} was recorded with torch {r.torch}; this is torch {version}"
+                    " (`tutor lesson record` re-records it)",
+                    err=True,
+                )
         total = sum(r.snippets for r in reports)
         verdict = "ok" if not drifts else f"{len(drifts)} drifted"
         click.echo(f"{len(reports)} lessons, {total} snippets (torch {version}): {verdict}")

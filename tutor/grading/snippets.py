@@ -98,6 +98,8 @@ class LessonReport:
     recorded: int = 0
     """how many output blocks ``record`` wrote or changed"""
     changed: bool = False
+    torch: str | None = None
+    """the torch version named in the front matter (the one that recorded the outputs)"""
 
     @property
     def ok(self) -> bool:
@@ -110,6 +112,7 @@ class LessonReport:
             "ok": self.ok,
             "recorded": self.recorded,
             "changed": self.changed,
+            "torch": self.torch,
             "drifts": [d.as_dict() for d in self.drifts],
         }
 
@@ -298,6 +301,19 @@ def apply_outputs(text: str, outputs: dict[int, str]) -> str:
     return "".join(lines)
 
 
+def recorded_torch_version(text: str) -> str | None:
+    """The ``torch:`` field of the front matter (unquoted), or None when there is none."""
+    lines = _split_lines(text)
+    span = front_matter_span(lines)
+    if span is None:
+        return None
+    for i in range(span[0] + 1, span[1]):
+        bare = _bare(lines[i])
+        if _TORCH_LINE.match(bare):
+            return bare.split(":", 1)[1].strip().strip("\"'") or None
+    return None
+
+
 def set_torch_version(text: str, version: str) -> str:
     """Set the front matter's ``torch:`` field to ``version``, touching no other line."""
     lines = _split_lines(text)
@@ -341,7 +357,7 @@ def check_lesson(
     name = _display(path, root)
     text = path.read_text(encoding="utf-8")
     blocks = parse_snippets(text)
-    report = LessonReport(file=name, snippets=len(blocks))
+    report = LessonReport(file=name, snippets=len(blocks), torch=recorded_torch_version(text))
     for block in blocks:
         report.drifts.extend(
             _check_block(name, block, runner, timeout=timeout, memory_mb=memory_mb)
