@@ -84,8 +84,10 @@ def field_names(model: type[BaseModel]) -> list[str]:
     return [info.alias or name for name, info in model.model_fields.items() if name != "source"]
 
 
-def _locate(error: dict[str, Any], data: Any, root: type[BaseModel]) -> _Located:
-    node, tp = data, root
+def _locate(error: dict[str, Any], root: type[BaseModel]) -> _Located:
+    """Walk the error's location along the model types: union tags become sites, the rest
+    the path of the offending value in the data."""
+    tp: Any = root
     path: list[str | int] = []
     located = _Located(error, (), None)
     for elem in error["loc"]:
@@ -113,14 +115,6 @@ def _locate(error: dict[str, Any], data: Any, root: type[BaseModel]) -> _Located
                 tp = args[0]
             else:
                 tp = None
-        if (
-            isinstance(node, dict)
-            and elem in node
-            or (isinstance(node, list) and isinstance(elem, int) and 0 <= elem < len(node))
-        ):
-            node = node[elem]
-        else:
-            node = _MISSING
     located.path = tuple(path)
     located.target = _unwrap(tp) if tp is not None else None
     return located
@@ -172,7 +166,7 @@ def translate(
     problems: dict[tuple[Any, ...], Problem] = {}
     chosen: dict[Path, str | None] = {}
     for error in exc.errors():
-        located = _locate(error, data, root)
+        located = _locate(error, root)
         for site, tag, members in located.sites:
             if site not in chosen:
                 chosen[site] = _choose(_value_at(data, site), members)
