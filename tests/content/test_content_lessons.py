@@ -73,6 +73,7 @@ def test_lesson_problems_have_positions():
         "05-labs.md:5:14: labs[1]: unknown lab `strid` (did you mean `stride`?)",
         "05-labs.md:8:24: body: unknown lab `plotter` "
         "(one of stride, tape, loop, ledger, logits, checkpoint, race)",
+        "05-labs.md:10:18: body: unknown lab `strid` (did you mean `stride`?)",
     ]
 
 

@@ -25,7 +25,7 @@ from tutor.settings import PROJECT_ROOT
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _BODY_KEYS = ("body", "snippets", "source")
-_LAB_LINK = re.compile(r"\]\(lab:([A-Za-z0-9_-]*)")
+_LAB_LINK = re.compile(r"\]\(<?lab:([A-Za-z0-9_-]*)")
 
 
 @dataclass(frozen=True)
