@@ -142,3 +142,15 @@ def test_trials_are_deterministic_per_seed(basics, sandbox):
     first = grade(basics["outer"], code, 9, sandbox)
     again = grade(basics["outer"], code, 9, sandbox)
     assert first.feedback == again.feedback
+
+
+def test_patching_torch_comparisons_does_not_fool_the_check(basics, sandbox):
+    code = (
+        "torch.isclose = lambda *a, **k: torch.ones((), dtype=torch.bool)\n"
+        "torch.allclose = lambda *a, **k: True\n"
+        "torch.equal = lambda *a, **k: True\n"
+        "def outer(a, b):\n"
+        "    return torch.zeros(a.shape[0], b.shape[0])\n"
+    )
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.category == "values"

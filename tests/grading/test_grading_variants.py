@@ -41,3 +41,15 @@ def test_order_lines_are_shuffled_out_of_order_and_choices_all_shown(basics):
     choice = basics["no-grad"]
     v = make_variant(choice.full_id, choice.drill, 3)
     assert sorted(v.choices) == sorted(c.answer for c in choice.drill.choices)
+
+
+def test_the_grading_engine_never_imports_torch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tutor.grading.engine, tutor.grading.packcheck, tutor.commands.drill_run;"
+        "print('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

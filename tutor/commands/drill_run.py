@@ -72,7 +72,7 @@ def run(
         return
     click.echo(f"{grade.drill} (seed {grade.seed}): {grade.status}")
     click.echo(grade.feedback)
-    if grade.expected and not grade.correct:
+    if grade.expected and grade.status == "wrong":
         click.echo(f"expected: {grade.expected}")
     if grade.hint:
         click.echo(f"hint: {grade.hint}")

@@ -21,6 +21,7 @@ from tutor.probes.values import dtype_name, scalar
 _isclose = torch.isclose
 _eq = torch.eq
 _nonzero = torch.nonzero
+_not = torch.logical_not
 _NoSubclass = torch._C.DisableTorchFunctionSubclass
 
 
@@ -79,7 +80,7 @@ def _tensor_diff(exp: torch.Tensor, got: torch.Tensor, tol: float, path: str) ->
         ok = _isclose(g, e, rtol=tol, atol=tol, equal_nan=True)
     else:
         ok = _eq(g, e)
-    bad = _nonzero(~ok)
+    bad = _nonzero(_not(ok))
     if len(bad):
         index = [int(i) for i in bad[0]]
         at = tuple(index)
