@@ -58,10 +58,9 @@ class TutorApp(App[None]):
     TITLE = "tutor"
     SUB_TITLE = "think in PyTorch"
     COMMANDS = App.COMMANDS | {TutorCommands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (112, "-wide")]
     BINDINGS = [
         Binding("question_mark", "help", "Keys", key_display="?"),
-        Binding("ctrl+t", "toggle_theme", "Light/dark", show=False),
     ]
 
     def __init__(
@@ -225,8 +224,9 @@ class TutorApp(App[None]):
             return
         keys: dict[str, tuple[str, str]] = {}
         for node, binding, enabled, _tooltip in self.active_bindings.values():
-            useful = binding.show or node is self.screen or isinstance(node, App)
-            if binding.description and enabled and useful and not binding.system:
+            useful = binding.show or node is self.screen
+            generic = isinstance(node, App) or binding.action in ("focus_next", "focus_previous")
+            if binding.description and enabled and useful and not generic and not binding.system:
                 display = binding.key_display or self.get_key_display(binding)
                 keys.setdefault(binding.action, (display, binding.description))
         self.push_screen(HelpScreen(list(keys.values())))

@@ -215,10 +215,11 @@ class DrillScreen(Screen[bool | None]):
             explain = self.query_one("#drill-explain", Markdown)
             if self.ref.drill.explain:
                 explain.update(
-                    "**Why:** " + draw_variant_text(self.ref.drill.explain, self.variant.params)
+                    "**Why:** "
+                    + draw_variant_text(self.ref.drill.explain, self.variant.params).strip()
                 )
                 explain.display = True
-            self.query_one("#next", Button).disabled = False
+            self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
         self.query_one(FeedbackPanel).scroll_visible()
 

@@ -15,8 +15,8 @@ EVERYWHERE = [
     ("ctrl+p", "command palette: chapters, lessons, labs, drills, reviews, doctor"),
     ("escape", "back (or cancel a run in progress)"),
     ("?", "this help"),
-    ("ctrl+t", "switch between the light and dark theme"),
-    ("ctrl+q", "quit"),
+    ("tab", "move to the next part of the screen (shift+tab: back)"),
+    ("ctrl+q", "quit (the palette's 'Theme' entries switch light/dark)"),
 ]
 
 

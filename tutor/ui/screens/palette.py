@@ -36,6 +36,7 @@ class TutorCommands(Provider):
         yield "Help: keys", "The keys of this screen", app.action_help
         yield "All drills", "Every drill of every pack", partial(post, OpenDrills(None))
         yield "Pack problems", "Problems found in the drill packs", app.action_problems
+        yield "Theme: switch light/dark", "For light or dark terminals", app.action_toggle_theme
         for chapter in app.catalog.chapters:
             n = chapter.number
             if n in app.catalog.lessons:

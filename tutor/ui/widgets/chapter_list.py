@@ -28,7 +28,7 @@ def chapter_prompt(view: ChapterView) -> Text:
         text.append("not yet available", style="dim italic")
     else:
         if view.has_lesson:
-            text.append("lesson ✓ " if view.lesson_read else "lesson · ", style="")
+            text.append("lesson ✓ " if view.lesson_read else "lesson ○ ")
         else:
             text.append("no lesson ", style="dim")
         text.append(f" drills {view.drills_mastered}/{view.drills_total}")

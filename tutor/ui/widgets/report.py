@@ -27,8 +27,14 @@ def cell(value: Any) -> Text:
 
 
 def title_of(key: str) -> str:
-    """``self_test`` -> ``Self test``."""
-    return key.replace("_", " ").capitalize()
+    """``self_test`` -> ``Self test`` (only the first letter changes: ``cuda`` stays)."""
+    words = key.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def label_of(key: str) -> str:
+    """A row label: the key as written, with spaces for underscores."""
+    return key.replace("_", " ")
 
 
 def section(key: str, value: Any) -> RenderableType:
@@ -39,11 +45,11 @@ def section(key: str, value: Any) -> RenderableType:
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         for k, v in value.items():
-            table.add_row(title_of(str(k)), cell(v))
+            table.add_row(label_of(str(k)), cell(v))
         return Group(head, table, Text(""))
     if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
         columns = list(dict.fromkeys(k for row in value for k in row))
-        table = Table(*[title_of(c) for c in columns], show_edge=False, header_style="bold")
+        table = Table(*[label_of(c) for c in columns], show_edge=False, header_style="bold")
         for row in value:
             table.add_row(*[cell(row.get(c)) for c in columns])
         return Group(head, table, Text(""))

@@ -63,7 +63,8 @@ class SnippetView(Vertical, can_focus=True):
             classes="snippet-code",
         )
         with Horizontal(classes="snippet-outputs"):
-            recorded = Static(Text(self.recorded or "(no recorded output)"), classes="recorded")
+            shown = (self.recorded or "").rstrip("\n") or "(no recorded output)"
+            recorded = Static(Text(shown), classes="recorded")
             recorded.border_title = "recorded"
             yield recorded
             live = Static(Text("press r to run it live", style="dim"), classes="live")
@@ -88,11 +89,11 @@ class SnippetView(Vertical, can_focus=True):
             out = run_output(result)
             match = same_output(self.recorded, out)
             subtitle = "matches the recorded output ✓" if match else "differs from the recording"
-            self._live(
-                Text(out or "(printed nothing)"), subtitle, "-match" if match else "-differs"
-            )
+            shown = Text(out.rstrip("\n") or "(printed nothing)")
+            self._live(shown, subtitle, "-match" if match else "-differs")
         else:
-            self._live(Text(f"{result.status}: {result.reason}\n{result.stdout}"), "", "-differs")
+            text = f"{result.status}: {result.reason}\n{result.stdout}".rstrip("\n")
+            self._live(Text(text), "", "-differs")
 
     def _live(self, text: Text, subtitle: str, state: str = "") -> None:
         live = self.query_one(".live", Static)
