@@ -12,7 +12,8 @@ import yaml
 from click.testing import CliRunner
 
 from tutor.cli import main
-from tutor.content.loader import parse_pack
+from tutor.content.check import check_paths
+from tutor.content.models import Pack
 from tutor.content.scaffold import scaffold
 from tutor.settings import PROJECT_ROOT
 
@@ -31,16 +32,24 @@ def test_the_doc_has_examples_of_every_kind():
     assert len(blocks("yaml")) >= 1 and len(blocks("yaml error")) == 1
 
 
+def check_cleanly(text: str, tmp_path: Path) -> Pack:
+    """The pack passes the whole torch-free stage of `tutor pack check` (code compiling too)."""
+    path = tmp_path / "example.yaml"
+    path.write_text(text, encoding="utf-8")
+    packs, problems = check_paths([path])
+    assert [str(p) for p in problems] == []
+    return packs[0]
+
+
 @pytest.mark.parametrize("text", blocks("yaml"))
-def test_whole_pack_examples_load_cleanly(text):
-    pack, _ = parse_pack(text, "example.yaml")
-    assert pack.drills
+def test_whole_pack_examples_check_cleanly(text, tmp_path):
+    assert check_cleanly(text, tmp_path).drills
 
 
 @pytest.mark.parametrize("text", blocks("yaml drill"))
-def test_drill_examples_load_cleanly(text):
+def test_drill_examples_check_cleanly(text, tmp_path):
     indented = "".join("  " + line + "\n" if line else "\n" for line in text.splitlines())
-    pack, _ = parse_pack(f"pack: doc\ntitle: Doc\nchapter: 1\ndrills:\n{indented}", "doc.yaml")
+    pack = check_cleanly(f"pack: doc\ntitle: Doc\nchapter: 1\ndrills:\n{indented}", tmp_path)
     assert len(pack.drills) == 1
 
 
