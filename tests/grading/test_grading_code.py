@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.grading.conftest import Ref
 from tutor.content.models import CodeDrill
+from tutor.grading.codecheck import trials
 from tutor.grading.engine import grade, plan
 
 DIFFERENT_BUT_RIGHT = """
@@ -59,12 +60,18 @@ def test_wrong_dtype_is_named(basics, sandbox):
 
 
 def test_smallest_failing_input_is_reported(basics, sandbox):
-    code = "def outer(a, b):\n    return a * b\n"  # right only when... never: shape differs
-    g = grade(basics["outer"], code, 4, sandbox)
-    assert not g.correct
-    assert "smallest failing input" in g.feedback
-    # the reported input is 1-element vectors, or the smallest pair among the trials
-    assert "a: shape (" in g.feedback and "b: shape (" in g.feedback
+    ref = basics["outer"]
+    code = "def outer(a, b):\n    return a * b\n"  # never the right shape: fails every trial
+    g = grade(ref, code, 4, sandbox)
+    assert not g.correct and "Failed 20 of 20" in g.feedback
+    specs = trials(ref.drill, {}, 4)
+    sizes = [
+        (s["args"]["a"]["tensor"][0] + s["args"]["b"]["tensor"][0], i) for i, s in enumerate(specs)
+    ]
+    smallest = specs[min(sizes)[1]]["args"]
+    n, m = smallest["a"]["tensor"][0], smallest["b"]["tensor"][0]
+    assert f"smallest failing input is a: shape ({n},)" in g.feedback
+    assert f"b: shape ({m},)" in g.feedback
 
 
 def test_first_wrong_element_with_its_index(sandbox):

@@ -142,20 +142,23 @@ def _shape_category(d: dict[str, Any]) -> str:
     return "broadcasting" if fits and a != b else "shape"
 
 
-def _failure(f: dict[str, Any], trials: int) -> Verdict:
-    head = f"Failed on the smallest failing input ({inputs_text(f['inputs'])})"
-    if f["trial"] is not None:
-        head += f" of {trials}"
+def _failure(f: dict[str, Any], trials: int, passed: int) -> Verdict:
+    failed = trials - passed
+    head = (
+        f"Failed {failed} of {trials} random inputs. "
+        f"The smallest failing input is {inputs_text(f['inputs'])}"
+    )
     expected = show(f["expected"])
     raised = f.get("raised")
     if raised:
         line = f" at line {raised['line']}" if raised.get("line") else ""
-        msg = f"{head}: your function raised {raised['type']}{line}: {raised['message']}"
+        msg = f"{head}. Your function raised {raised['type']}{line}: {raised['message']}"
         return Verdict("wrong", msg, expected, exception_category(raised["message"]) or "raised")
     d = f["diff"]
     category = _shape_category(d) if d["what"] == "shape" else _WHAT.get(d["what"], "values")
     notes = "".join(f" (Also: {n}.)" for n in f.get("notes", []))
-    return Verdict("wrong", f"{head}: {d['message']}.{notes}", expected, category)
+    what = d["message"][:1].upper() + d["message"][1:]
+    return Verdict("wrong", f"{head}. {what}.{notes}", expected, category)
 
 
 def judge_code(value: dict[str, Any]) -> tuple[Verdict, list[str]]:
@@ -185,7 +188,7 @@ def judge_code(value: dict[str, Any]) -> tuple[Verdict, list[str]]:
             "wrong", f"Your code calls {names}, which this drill forbids.", "", "forbidden"
         ), forbidden
     if value.get("failure"):
-        return _failure(value["failure"], value["trials"]), forbidden
+        return _failure(value["failure"], value["trials"], value["passed"]), forbidden
     check = value.get("assert")
     if check and not check["ok"]:
         kind = check.get("type", "AssertionError")
