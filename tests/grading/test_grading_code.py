@@ -124,6 +124,8 @@ def test_fix_drill(basics, sandbox):
     assert grade(ref, ref.drill.reference, 0, sandbox).correct
     g = grade(ref, ref.drill.starter, 0, sandbox)
     assert g.status == "wrong" and "final loss" in g.feedback
+    g = grade(ref, ref.drill.reference.replace("range(200):", "range(200)"), 0, sandbox)
+    assert g.status == "invalid" and "syntax error" in g.feedback
 
 
 def test_infinite_loop_times_out(basics, sandbox):

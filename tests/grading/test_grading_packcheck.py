@@ -36,6 +36,7 @@ def test_broken_pack_problems_name_file_line_field_and_why(sandbox):
         "drills[2].reference",
         "drills[3].wrong[0]",
         "drills[4].starter",
+        "drills[5].ask",
     }
     ask = problems["drills[0].ask"]
     assert ask.line == line_of(file, "ask: y.shape") and "NameError" in ask.message
@@ -47,6 +48,7 @@ def test_broken_pack_problems_name_file_line_field_and_why(sandbox):
     assert "passes the check" in wrong.message and "seed" in wrong.message
     assert wrong.line == line_of(file, "      - |")
     assert "already passes" in problems["drills[4].starter"].message
+    assert "returns a Linear, which a learner cannot type" in problems["drills[5].ask"].message
     assert all(
         str(p).startswith(f"{p.file}:{p.line}:{p.col}: {p.field}: ") for p in problems.values()
     )
