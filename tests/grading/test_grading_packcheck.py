@@ -93,3 +93,17 @@ def test_cli_no_run_is_schema_only():
 def test_builtin_packs_pass():
     out = run_cli("--builtin")
     assert out.returncode == 0, out.stderr
+
+
+def test_pack_for_other_torch_versions_is_skipped_with_a_reason(sandbox, tmp_path):
+    from tutor.content.loader import load_pack
+    from tutor.grading.packcheck import check_packs
+
+    file = tmp_path / "old.yaml"
+    file.write_text(
+        'pack: old\ntitle: Old\nchapter: 1\ntorch: "<2.0"\ndrills:\n'
+        "  - id: d\n    kind: predict\n    prompt: p\n    ask: y.shape\n"
+    )
+    skipped: list[str] = []
+    assert check_packs([load_pack(file)], sandbox, skipped) == []
+    assert skipped and "torch <2.0" in skipped[0]

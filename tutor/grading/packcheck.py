@@ -12,6 +12,7 @@ message)`` naming the field, e.g. ``drills[2].wrong[0]``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,10 +216,43 @@ def check_pack(path: str | os.PathLike[str], sandbox: Sandbox) -> list[Problem]:
     return run_checks(pack, locator, sandbox)
 
 
-def check_packs(packs: Iterable[Pack], sandbox: Sandbox) -> list[Problem]:
-    """The sandbox stage for packs that already passed the schema stage."""
+def runtime_torch(sandbox: Sandbox) -> str | None:
+    """The torch version of the sandbox's runtime (None if it cannot be told)."""
+    result = sandbox.run("print(torch.__version__)")
+    return result.stdout.strip() or None if str(result.status) == "ok" else None
+
+
+def skip_reason(pack: Pack, version: str | None) -> str | None:
+    """Why a pack written for other torch versions is not run (None: run it)."""
+    if not pack.torch or version is None:
+        return None
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        ok = Version(version.split("+")[0]) in SpecifierSet(pack.torch)
+    except (InvalidSpecifier, InvalidVersion):
+        return None
+    return None if ok else f"pack {pack.pack} is for torch {pack.torch}; the runtime has {version}"
+
+
+def check_packs(
+    packs: Iterable[Pack], sandbox: Sandbox, skipped: list[str] | None = None
+) -> list[Problem]:
+    """The sandbox stage for packs that already passed the schema stage.
+
+    Packs whose ``torch`` specifier excludes the runtime's torch are not run; the reason is
+    appended to ``skipped``.
+    """
+    packs = list(packs)
+    version = runtime_torch(sandbox) if any(p.torch for p in packs) else None
     problems: list[Problem] = []
     for pack in packs:
+        reason = skip_reason(pack, version)
+        if reason:
+            if skipped is not None:
+                skipped.append(reason)
+            continue
         if pack.source is not None:
             problems += check_pack(pack.source, sandbox)
     return problems
@@ -230,5 +264,9 @@ def run_stage(packs: list[Pack], ctx: Any = None) -> list[Problem]:
     from tutor.settings import Settings
 
     settings = ctx.find_object(Settings) if ctx is not None else None
+    skipped: list[str] = []
     with Sandbox(settings.runtime if settings else None) as sandbox:
-        return check_packs(packs, sandbox)
+        problems = check_packs(packs, sandbox, skipped)
+    for reason in skipped:
+        print(f"skipped: {reason}", file=sys.stderr)
+    return problems
