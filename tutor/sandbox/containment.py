@@ -187,14 +187,18 @@ def missing_layers(active: list[str]) -> list[str]:
     missing = []
     if "bwrap" not in active:
         missing.append(
-            "no bubblewrap: learner code can use the network, read files your user can read, "
-            "and see other processes"
+            "no bubblewrap: learner code sees the real filesystem (it can read whatever its "
+            "user can read, and write to shared places like /tmp until the run is cleaned up) "
+            "and can see other processes"
         )
+        if "netns" not in active:
+            missing.append("no network isolation: learner code can open network connections")
     if "uid" not in active:
-        missing.append(
-            "no separate uid: learner code runs as your user, so it can write where you can, "
-            "kill the runtime, and a process it detaches may outlive the run"
-        )
+        line = "no separate uid: learner code runs as your user, so it can write where you can"
+        line += " and kill the runtime"
+        if "bwrap" not in active:
+            line += ", and a process it detaches may outlive the run"
+        missing.append(line)
     if "rlimits" not in active:
         missing.append("no rlimits: CPU, memory and file size are not limited")
     return missing
