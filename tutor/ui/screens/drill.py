@@ -111,7 +111,9 @@ class DrillScreen(Screen[bool | None]):
 
     def on_mount(self) -> None:
         self.title = "Review" if self.review else f"Drill · chapter {self.ref.chapter}"
-        self.query_one("#feedback", FeedbackPanel).display = False
+        feedback = self.query_one("#feedback", FeedbackPanel)
+        feedback.display = False
+        feedback.show_expected = self.ref.drill.kind == "predict"
         self.query_one("#drill-explain", Markdown).display = False
         self.query_one("#drill-hints", Static).display = False
         if not self.review:

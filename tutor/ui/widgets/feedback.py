@@ -35,6 +35,8 @@ class FeedbackPanel(Static):
 
     grade: reactive[Any] = reactive(None)
     """The last Grade (None before the first answer)."""
+    show_expected: reactive[bool] = reactive(True)
+    """Whether a correct answer also shows what torch returned (predict drills)."""
 
     def watch_grade(self, grade: Any) -> None:
         self.display = grade is not None
@@ -48,6 +50,6 @@ class FeedbackPanel(Static):
             parts.append(Text(grade.feedback))
         if not grade.correct and getattr(grade, "hint", None):
             parts.append(Text.assemble(("\nTry this: ", "bold"), grade.hint))
-        if grade.correct and grade.expected:
+        if grade.correct and grade.expected and self.show_expected:
             parts.append(Text.assemble(("\ntorch says: ", "bold"), grade.expected))
         self.update(Group(*parts) if parts else Text(""))
