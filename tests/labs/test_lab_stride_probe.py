@@ -121,6 +121,11 @@ def test_bad_input_says_why(expr, says):
         stride_map(expr)
 
 
+def test_allocation_failure_says_how_big():
+    with pytest.raises(StrideInputError, match="asked for 40,000,000,000 bytes"):
+        stride_map("torch.empty(10**10)")
+
+
 def test_bad_view_shape_says_why():
     with pytest.raises(StrideInputError, match="integers"):
         stride_map("torch.ones(4)", view="two by two")

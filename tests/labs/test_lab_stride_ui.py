@@ -102,7 +102,7 @@ async def test_stride_lab_bad_input_gets_a_message(sandbox):
         for bad, says in [
             ("torch.randn(", "syntax error"),
             ("[1, 2]", "not a tensor"),
-            ("torch.empty(10**11)", "allocate"),
+            ("torch.empty(10**11)", "memory limit"),
         ]:
             await replace_text(pilot, lab.query_one("#stride-expr", Input), bad)
             await pilot.press("enter")
@@ -127,6 +127,15 @@ async def test_stride_lab_preset_setup_shows_shared_storage(sandbox):
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is not app.lab
+
+
+async def test_stride_lab_drill_setup_alone_maps_its_last_name(sandbox):
+    app = LabApp(StrideLab({"setup": "a = torch.arange(6.)\nb = a.view(2, 3).t()"}), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        data = app.lab.data
+        assert data is not None and data.expr == "b" and data.stride == [1, 3]
+        assert [s.name for s in data.shared] == ["a"]
 
 
 async def test_stride_lab_code_that_loops_times_out(sandbox):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import re
 from typing import Any
 
 import torch
@@ -45,7 +46,20 @@ def run_source(source: str, ns: dict[str, Any], what: str) -> Any:
         exec(compile(tree, f"<{what}>", "exec"), ns)
         return None if last is None else eval(compile(last, f"<{what}>", "eval"), ns)
     except Exception as exc:
-        raise StrideInputError(f"the {what} raised {type(exc).__name__}: {exc}") from None
+        raise StrideInputError(explain(exc, what)) from None
+
+
+def explain(exc: Exception, what: str) -> str:
+    """A learner's exception in plain words (an allocation failure says how big it was)."""
+    text = str(exc)
+    asked = re.search(r"tried to allocate (\d+) bytes", text)
+    if "can't allocate memory" in text or asked:
+        size = f"{int(asked.group(1)):,} bytes" if asked else "more memory than the lab allows"
+        return (
+            f"the {what} asked for {size}, more than the lab's memory limit: "
+            "try a smaller tensor (expand and as_strided allocate nothing)"
+        )
+    return f"the {what} raised {type(exc).__name__}: {text}"
 
 
 def as_json(value: Any) -> bool | int | float | str | None:

@@ -3,6 +3,8 @@ linked by the cursor, the offset arithmetic, shared storage, and what view/resha
 
 from __future__ import annotations
 
+import ast
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +22,22 @@ DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
 PROBE = "tutor.probes.stride_map:stride_map"
 
 
+def last_name(code: str) -> str | None:
+    """The name a piece of setup code assigned last (what a drill's setup is about)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    names = [
+        target.id
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign)
+        for target in stmt.targets
+        if isinstance(target, ast.Name)
+    ]
+    return names[-1] if names else None
+
+
 class StrideLab(Screen[None]):
     """The stride map. Preset keys: ``expr``, ``setup`` (a drill's setup code), ``view``."""
 
@@ -33,10 +51,10 @@ class StrideLab(Screen[None]):
     def __init__(self, preset: dict[str, str] | None = None) -> None:
         super().__init__()
         preset = preset or {}
-        self.expr = preset.get("expr") or DEFAULT_EXPR
-        """The expression last run."""
         self.setup = preset.get("setup", "")
         """Code run before the expression (its names are in scope)."""
+        self.expr = preset.get("expr") or last_name(self.setup) or DEFAULT_EXPR
+        """The expression last run."""
         self.view_shape = preset.get("view", "-1")
         """The shape "try view" asks for."""
         self.data: StrideMap | None = None
