@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from tutor.probes.data_ledger import Ledger, parse_shape
-from tutor.ui.labs.loop import run_error
+from tutor.ui.labs.loop import ask
 from tutor.ui.widgets.ledger_table import LedgerTable
 from tutor.ui.widgets.ledger_totals import LedgerTotals
 
@@ -125,11 +125,11 @@ class LedgerLab(Screen[None]):
         kwargs: dict[str, object] = {"code": code, "batch": batch}
         if shape:
             kwargs["input_shape"] = shape
-        result = await self.app.sandbox.call(PROBE, timeout=10.0, memory_mb=2048, **kwargs)
-        if not result.ok:
-            self._error(run_error(result))
+        value, error = await ask(self.app, PROBE, timeout=10.0, memory_mb=2048, **kwargs)
+        if error:
+            self._error(error)
             return
-        self.show_ledger(Ledger.model_validate(result.value))
+        self.show_ledger(Ledger.model_validate(value))
 
     def show_ledger(self, ledger: Ledger) -> None:
         """Fill the table and the totals from ``ledger``."""

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from tutor.probes.data_logits import LogitsResult, parse_logits
-from tutor.ui.labs.loop import run_error
+from tutor.ui.labs.loop import ask
 from tutor.ui.widgets.logits_bars import LogitsBars
 from tutor.ui.widgets.logits_summary import LogitsSummary
 from tutor.ui.widgets.logits_sweep import LogitsSweep
@@ -100,7 +100,8 @@ class LogitsLab(Screen[None]):
         if settle:
             await asyncio.sleep(SETTLE)
         status = self.query_one("#logits-status", Static)
-        result = await self.app.sandbox.call(
+        value, error = await ask(
+            self.app,
             PROBE,
             timeout=10.0,
             memory_mb=1024,
@@ -108,11 +109,11 @@ class LogitsLab(Screen[None]):
             target_class=self.target,
             softmax_first=self.softmax_first,
         )
-        if not result.ok:
+        if error:
             status.set_class(True, "-error")
-            status.update(run_error(result))
+            status.update(error)
             return
-        self.show_result(LogitsResult.model_validate(result.value))
+        self.show_result(LogitsResult.model_validate(value))
         status.set_class(bool(self.preset_error), "-error")
         status.update(self.preset_error)  # a bad preset is reported once, over the fallback
         self.preset_error = ""

@@ -6,6 +6,8 @@ arrives as data; this screen plays it back line by line, step by step, or contin
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,6 +37,15 @@ def run_error(result: object) -> str:
         getattr(result, "reason", "")
         or f"the run ended with status {getattr(result, 'status', '?')}"
     )
+
+
+async def ask(app: object, target: str, **kwargs: Any) -> tuple[Any, str]:
+    """Call a probe through ``app.sandbox``: (its data, "") or (None, why there is none)."""
+    try:
+        result = await app.sandbox.call(target, **kwargs)  # type: ignore[attr-defined]
+    except Exception as err:  # the sandbox itself failed: say so, keep the screen alive
+        return None, f"the sandbox could not run this: {err}"
+    return (result.value, "") if result.ok else (None, run_error(result))
 
 
 class LoopLab(Screen[None]):
@@ -146,13 +157,13 @@ class LoopLab(Screen[None]):
         self.chosen = (options["problem"], options["bug"])
         diagnosis.error, diagnosis.finding = "", None
         self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
-        result = await self.app.sandbox.call(PROBE, timeout=30.0, memory_mb=2048, **options)
-        if not result.ok:
+        value, error = await ask(self.app, PROBE, timeout=30.0, memory_mb=2048, **options)
+        if error:
             self.trace = None
-            diagnosis.error = run_error(result)
+            diagnosis.error = error
             self.query_one("#loop-status", Static).update("")
             return
-        self.show_trace(LoopTrace.model_validate(result.value))
+        self.show_trace(LoopTrace.model_validate(value))
 
     def show_trace(self, trace: LoopTrace) -> None:
         """Play ``trace`` back from the top (and start playing if the preset says so)."""
