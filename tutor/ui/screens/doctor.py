@@ -15,7 +15,7 @@ from tutor.ui.widgets.report import ReportView
 
 
 def gather_report(runtime: str | None) -> dict[str, Any]:
-    """Run the sandbox's doctor (blocking: starts the runtime)."""
+    """Run the sandbox's doctor (blocking: starts a runtime of its own and self-tests it)."""
     from tutor.sandbox.runtimes import doctor_report
 
     return doctor_report(runtime)
@@ -37,7 +37,8 @@ class DoctorScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="doctor-body"):
             yield Static(
-                "What the sandbox runs your code with, and how it is contained.",
+                "What the sandbox runs your code with, and how it is contained "
+                "(the same as tutor doctor says). g checks again.",
                 id="doctor-intro",
             )
             yield ReportView(id="doctor-report")

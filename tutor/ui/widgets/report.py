@@ -68,7 +68,7 @@ def render_report(report: dict[str, Any]) -> RenderableType:
 
 
 class ReportView(Static):
-    """Shows ``report`` (a JSON-like dict)."""
+    """Shows ``report`` (a doctor report, or any JSON-like dict)."""
 
     report: reactive[dict[str, Any] | None] = reactive(None)
     """The report to draw (None while it is being gathered)."""
@@ -77,4 +77,6 @@ class ReportView(Static):
         if report is None:
             self.update(Text("asking the runtime… (this starts torch in the sandbox)", "italic"))
         else:
-            self.update(render_report(report))
+            from tutor.ui.widgets.doctor_view import render_doctor
+
+            self.update(render_doctor(report))

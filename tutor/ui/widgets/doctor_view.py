@@ -1,0 +1,101 @@
+"""Draws one runtime's doctor report (``tutor.sandbox.runtimes.doctor_report``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tutor.ui.widgets.report import render_report
+
+
+def mark(ok: bool | None) -> Text:
+    """✓ / ✗ in the theme's success and error colours."""
+    return Text("✓", style="bold green") if ok else Text("✗", style="bold red")
+
+
+def heading(text: str) -> Text:
+    return Text(f"\n{text}", style="bold underline")
+
+
+def runtime_table(report: dict[str, Any]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    command = report.get("command")
+    rows = [
+        ("runtime", report.get("runtime")),
+        ("torch", report.get("torch")),
+        ("python", report.get("python")),
+        ("executable", report.get("executable")),
+        ("command", " ".join(command) if isinstance(command, list) else command),
+    ]
+    for label, value in rows:
+        if value:
+            table.add_row(label, str(value))
+    return table
+
+
+def backends_table(backends: dict[str, Any]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for name, info in backends.items():
+        info = info if isinstance(info, dict) else {"available": bool(info)}
+        extra = "; ".join(
+            f"{k} {v}" if k != "detail" else str(v)
+            for k, v in info.items()
+            if k != "available" and v not in (None, "")
+        )
+        table.add_row(mark(info.get("available")), name, Text(extra, style="dim"))
+    return table
+
+
+def containment_table(containment: dict[str, Any]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for line in containment.get("described") or containment.get("active") or []:
+        table.add_row(mark(True), str(line))
+    for line in containment.get("missing") or []:
+        table.add_row(mark(False), Text(str(line), style="bold"))
+    return table
+
+
+def selftest_table(checks: list[dict[str, Any]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(style="bold")
+    table.add_column(style="dim")
+    for check in checks:
+        table.add_row(mark(check.get("ok")), str(check.get("name")), str(check.get("detail", "")))
+    return table
+
+
+def render_doctor(report: dict[str, Any]) -> RenderableType:
+    """The report as sections; an unexpected shape falls back to a generic rendering."""
+    if "runtime" not in report and "error" not in report:
+        return render_report(report)
+    verdict = report.get("ok")
+    parts: list[RenderableType] = [
+        Text.assemble(
+            mark(verdict),
+            " all checks pass" if verdict else " something needs attention (see below)",
+        ),
+        heading("Runtime"),
+        runtime_table(report),
+    ]
+    if report.get("error"):
+        parts += [heading("Error"), Text(str(report["error"]), style="bold red")]
+    if "backends" in report:
+        parts += [heading("Backends"), backends_table(report["backends"] or {})]
+        if report.get("backends_error"):
+            parts.append(Text(str(report["backends_error"]), style="red"))
+    if "containment" in report:
+        parts += [heading("Containment"), containment_table(report["containment"])]
+    if report.get("selftest"):
+        parts += [heading("Self-test of the sandbox"), selftest_table(report["selftest"])]
+    return Group(*parts)
