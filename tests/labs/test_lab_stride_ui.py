@@ -185,3 +185,33 @@ def snapshot_app(name: str, keys: tuple[str, ...] = ()) -> tuple[LabApp, object]
 def test_stride_lab_snapshot(snap_compare, name, keys, size):
     app, before = snapshot_app(name, keys)
     assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "torch.tensor(3.5)",
+        "torch.empty(0, 3)",
+        "torch.zeros(10**6)[500_000::7]",
+        "torch.randn(2, 2, dtype=torch.cfloat)",
+        "torch.ones(2, 3, dtype=torch.bool).t()",
+        "torch.arange(4.).expand(5, 3, 2, 4)",
+        'torch.empty(3, 4, device="meta").t()',
+    ],
+)
+async def test_stride_widgets_draw_edge_cases(expr):
+    """Odd tensors (0-d, empty, far offsets, complex, bool, 4-d, meta) draw without errors."""
+    from tutor.probes.stride_map import stride_map  # the probe in-process, for its data only
+
+    data = stride_map(expr)
+    app = LabApp(StrideLab({"expr": expr}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(data)
+        await pilot.pause()
+        await pilot.press("down", "right", "right_square_bracket", "v")
+        await pilot.pause()
+        grid = app.lab.query_one(StrideGrid)
+        assert grid.data is data
+        if data.numel:
+            assert app.lab.query_one(StorageStrip).focus_offset == data.offset_of(grid.cursor)

@@ -119,8 +119,12 @@ def shared_tensors(t: torch.Tensor, ns: dict[str, Any], strip: range) -> list[Sh
         found.append(("._base", base))
     shared = []
     for name, obj in found:
-        offs = offsets_of(obj)
-        cells = [] if offs is None else sorted({o for o in offs.tolist() if o in strip})
+        if obj.is_contiguous():
+            first = obj.storage_offset()
+            cells = [o for o in strip if first <= o < first + obj.numel()]
+        else:
+            offs = offsets_of(obj)
+            cells = [] if offs is None else sorted({o for o in offs.tolist() if o in strip})
         shared.append(
             SharedWith(
                 name=name,

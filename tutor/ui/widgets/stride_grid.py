@@ -145,7 +145,7 @@ class StrideGrid(Widget, can_focus=True):
             flat = 0
             for i, size in zip(self.cursor[:-2], data.window[:-2], strict=True):
                 flat = flat * size + i
-            title += f" · slice {flat + 1}/{pages} [ ]"
+            title += f" · slice {flat + 1}/{pages}"
         if data.elided:
             title += f" · window {'×'.join(map(str, data.window))}"
         return title
@@ -181,7 +181,10 @@ class StrideGrid(Widget, can_focus=True):
         cursor_offset = data.offset_of(self.cursor)
         style = self.get_component_rich_style
         out = Text()
-        out.append(self._title(data) + "\n", style=style("stride-grid--title"))
+        title = self._title(data)
+        room = max(8, self.size.width - 2)
+        title = title if len(title) <= room else title[: room - 1] + "…"
+        out.append(title + "\n", style=style("stride-grid--title"))
         header = f"{row_name}\\{col_name}" if ndim >= 2 else col_name
         out.append(header.ljust(label_w)[:label_w], style=style("stride-grid--header"))
         for c in range(c0, min(cols, c0 + vis_cols)):

@@ -41,7 +41,7 @@ class StorageStrip(Widget):
         if data is None:
             return Text("storage", style=style("storage-strip--label"))
         nbytes = data.storage_elements * data.element_size
-        head = f"storage: {data.storage_elements} cells × {data.element_size} B = {nbytes:,} B"
+        head = f"storage: {data.storage_elements:,} cells × {data.element_size} B = {nbytes:,} B"
         out = Text()
         out.append(head, style=style("storage-strip--label"))
         if not data.strip_len:
