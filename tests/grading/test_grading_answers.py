@@ -135,3 +135,46 @@ def test_bare_words_are_kept_for_interpretation():
 def test_any_text_is_read_or_refused_cleanly(text):
     with contextlib.suppress(AnswerError):
         parse_answer(text)
+
+
+TRUTHS = [
+    TUPLE,
+    SIZE,
+    {"type": "tensor", "shape": [2, 2], "dtype": "bool", "values": [[True, False], [False, True]]},
+    {"type": "tensor", "shape": [], "dtype": "float32", "values": 1.5},
+    {"type": "tensor", "shape": [3], "dtype": "int64", "values": None, "numel": 3},
+    {"type": "float", "value": "nan"},
+    {"type": "int", "value": 3},
+    {"type": "dtype", "name": "float16"},
+    {"type": "device", "name": "cpu"},
+    {"type": "exception", "name": "RuntimeError", "message": "The size of tensor a (3) must match"},
+    {"type": "dict", "items": [[{"type": "str", "value": "a"}, {"type": "int", "value": 1}]]},
+    {
+        "type": "other",
+        "pytype": "Linear",
+        "repr": "Linear(in_features=2, out_features=3, bias=True)",
+    },
+    {"type": "none"},
+]
+ANSWERS = st.one_of(
+    st.text(max_size=40),
+    st.lists(
+        st.one_of(st.integers(-5, 5), st.floats(allow_nan=True), st.sampled_from(["a", "True"])),
+        max_size=5,
+    ).map(str),
+    st.lists(st.lists(st.integers(0, 3), max_size=3), max_size=3).map(str),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(TRUTHS), ANSWERS)
+def test_judging_any_answer_against_any_truth_never_crashes(truth, text):
+    from tutor.grading.predict import judge_predict
+
+    verdict = judge_predict(truth, None, text, 1e-4)
+    assert verdict.status in ("correct", "wrong", "invalid")
+
+
+def test_cpp_dtype_names_are_accepted():
+    assert equal({"type": "dtype", "name": "float32"}, parse_answer("Float"), 0) is None
+    assert equal({"type": "dtype", "name": "int64"}, parse_answer("Long"), 0) is None

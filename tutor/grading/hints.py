@@ -60,8 +60,8 @@ HINTS: dict[str, str] = {
     ),
     "shape": "Work out the shape first, dimension by dimension, before any values.",
     "values": (
-        "Compute the element at the index shown by hand, from the inputs, and compare it with "
-        "what your code does at that position."
+        "Work out the entry named above by hand, from the inputs, and compare it step by step "
+        "with what the code computes there."
     ),
     "requires_grad": (
         "A result requires grad when an input that requires grad took part and nothing "

@@ -26,7 +26,7 @@ def dtype_of(answer: Any) -> str | None:
     """The canonical dtype name an answer names (``torch.float`` -> ``float32``), if any."""
     if isinstance(answer, Word | str):
         text = answer.text if isinstance(answer, Word) else answer
-        name = text.strip().removeprefix("torch.")
+        name = text.strip().removeprefix("torch.").lower()
         return DTYPE_ALIASES.get(name, name)
     return None
 

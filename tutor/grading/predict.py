@@ -106,7 +106,11 @@ def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
         return f"Your answer has shape {tuple(shape)}; the result has shape {tuple(want)}.", "shape"
     tvals = flat(truth.get("values") or [])
     avals = flat(values)
-    if tvals and sorted(map(float, avals)) == sorted(map(float, map(number, tvals))):
+    try:
+        same = sorted(map(float, avals)) == sorted(map(float, map(number, tvals)))
+    except (TypeError, ValueError):
+        same = False
+    if tvals and same:
         return "The right values, in the wrong order.", "wrong_order"
     for i, (t, a) in enumerate(zip(tvals, avals, strict=True)):
         if equal({"type": "float", "value": t}, a, 1e-4):

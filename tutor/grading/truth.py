@@ -58,11 +58,11 @@ def show_tensor(t: Tagged) -> str:
     """A tensor as a learner would print it: ``tensor([[1., 2.]], dtype=torch.float64)``."""
     is_float = t["dtype"].startswith(_FLOAT_TYPES)
     values = t.get("values")
-    body = f"<{t['numel']} values>" if values is None else _nested(values, is_float)
+    body = f"<{t.get('numel', '?')} values>" if values is None else _nested(values, is_float)
     extras = []
     if t["dtype"] not in ("float32", "int64", "bool"):
         extras.append(f"dtype=torch.{t['dtype']}")
-    if t["device"] != "cpu":
+    if t.get("device", "cpu") != "cpu":
         extras.append(f"device='{t['device']}'")
     if t.get("requires_grad"):
         extras.append(f"grad_fn=<{t['grad_fn']}>" if t.get("grad_fn") else "requires_grad=True")
