@@ -128,3 +128,18 @@ def test_lab_hrefs_and_links():
         ("the map", "stride", {"expr": "x.permute(2,0,1).view(-1)"}),
         ("tape", "tape", None),
     ]
+
+
+async def test_clicking_a_lab_link_opens_the_lab(make_app):
+    from textual.widgets import Markdown
+
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        prose = [m for m in screen.query(Markdown) if "lab:stride" in m.source]
+        assert prose, "the fixture lesson's lab link is in a prose chunk"
+        prose[0].post_message(Markdown.LinkClicked(prose[0], "lab:stride?expr=torch.ones(4)"))
+        await pilot.pause()
+        await pilot.pause()
+        assert type(app.screen).__name__ == "StrideLab"
+        assert app.screen.expr == "torch.ones(4)"

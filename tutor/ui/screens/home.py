@@ -42,6 +42,7 @@ class HomeScreen(Screen[None]):
         Binding("c", "continue", "Continue"),
         Binding("l", "labs", "Labs"),
         Binding("D", "doctor", "Doctor"),
+        Binding("p", "problems", "Pack problems"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -52,6 +53,12 @@ class HomeScreen(Screen[None]):
             yield ChapterList(id="chapters")
             yield ChapterDetail(id="chapter-detail")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer the pack-problems key only when there are problems."""
+        if action == "problems":
+            return bool(getattr(self.app.catalog, "problems", []))
+        return True
 
     def on_mount(self) -> None:
         self.refresh_progress()
@@ -118,6 +125,9 @@ class HomeScreen(Screen[None]):
 
     def action_doctor(self) -> None:
         self.post_message(OpenDoctor())
+
+    def action_problems(self) -> None:
+        self.app.action_problems()
 
     def action_labs(self) -> None:
         self.app.action_pick_lab()
