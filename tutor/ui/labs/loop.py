@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, Label, Select, Static
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
 from tutor.ui.widgets.loop_code import LoopCode
 from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
+from tutor.ui.widgets.loop_history import LoopHistory
 from tutor.ui.widgets.loop_playhead import Playhead
 from tutor.ui.widgets.loop_state import LoopState, StateView, fmt
 from tutor.ui.widgets.loss_curve import LossCurve
@@ -56,6 +57,7 @@ class LoopLab(Screen[None]):
     """
 
     CSS_PATH = "loop.tcss"
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("n", "next_line", "Line"),
@@ -112,7 +114,9 @@ class LoopLab(Screen[None]):
         with Horizontal(id="loop-main"):
             with Vertical(id="loop-left"):
                 yield LoopCode(id="code")
+                yield Static(id="loop-setup")
                 yield LoopState(id="state")
+                yield LoopHistory(id="history")
             yield LossCurve(id="curve")
         yield LoopDiagnosis(id="diagnosis")
         yield Static(id="loop-status")
@@ -121,6 +125,8 @@ class LoopLab(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(LoopCode).border_title = "the loop"
         self.query_one(LoopDiagnosis).border_title = "diagnosis"
+        self.query_one("#loop-setup", Static).border_title = "set-up (ran first)"
+        self.query_one(LoopHistory).border_title = "recent steps"
         self._ticker = self.set_interval(1 / FPS, self._tick, pause=True)
         self.query_one(LoopCode).focus()
         if self.trace is None:
@@ -172,6 +178,8 @@ class LoopLab(Screen[None]):
         self.playhead = Playhead(steps=len(trace.steps))
         code = self.query_one(LoopCode)
         code.border_subtitle = f"{trace.criterion} · SGD lr={trace.lr:g}"
+        self.query_one("#loop-setup", Static).update("\n".join(trace.setup))
+        self.query_one(LoopHistory).trace = trace
         self.refresh_view()
         if self.preset.pop("play", "") == "1":
             self.action_toggle_play()
@@ -198,6 +206,7 @@ class LoopLab(Screen[None]):
             accuracy=step.accuracy if finished and step is not None else None,
             eval_accuracy=step.eval_accuracy if finished and step is not None else None,
         )
+        self.query_one(LoopHistory).completed = head.completed
         losses = trace.losses[: head.completed]
         self.query_one(LossCurve).show(losses, head.steps)
         self.query_one(LoopDiagnosis).finding = diagnose(trace, upto=head.completed)
