@@ -81,6 +81,8 @@ def _tensor(truth: Tagged, answer: Any, tolerance: float) -> str | None:
     if isinstance(answer, TensorLit):
         if answer.dtype is not None and dtype_of(answer.dtype) != truth["dtype"]:
             return f"dtype torch.{dtype_of(answer.dtype)} is not torch.{truth['dtype']}"
+        if answer.requires_grad is not None and answer.requires_grad != truth.get("requires_grad"):
+            return "requires_grad differs"
         values = answer.values
     elif isinstance(answer, list) or _is_number(answer):
         values = answer

@@ -87,6 +87,12 @@ def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
     values = answer.values if isinstance(answer, TensorLit) else answer
     if isinstance(answer, TensorLit) and answer.dtype and dtype_of(answer.dtype) != truth["dtype"]:
         return f"The dtype is not torch.{dtype_of(answer.dtype)}.", "dtype_promotion"
+    if isinstance(answer, TensorLit) and answer.requires_grad not in (
+        None,
+        truth.get("requires_grad"),
+    ):
+        state = "requires" if truth.get("requires_grad") else "does not require"
+        return f"The values may be right, but the result {state} grad.", "requires_grad"
     shape = shape_of(values) if isinstance(values, list | int | float) else None
     want = truth["shape"]
     if shape is None:
