@@ -79,7 +79,8 @@ class StrideLab(Screen[None]):
         self.query_one("#stride-expr").border_title = "tensor expression · enter runs"
         self.query_one("#stride-view").border_title = "try view(…)"
         self.title = "Stride map"
-        self.sub_title = "setup: " + self.setup.splitlines()[0] if self.setup else ""
+        if self.setup.strip():
+            self.sub_title = "setup: " + self.setup.strip().splitlines()[0]
         if getattr(self.app, "sandbox", None) is not None:
             self.probe()
 

@@ -43,7 +43,7 @@ class TapeStepPanel(Static):
             return
         parts: list = []
         if self.step == 0:
-            parts.append(Text("before backward(): n / → runs the first node", style="dim"))
+            parts.append(Text("before backward(): press n to run the first node", style="dim"))
             grads = {name: None for name in data.leaves}
         else:
             node = data.node(data.order[self.step - 1])
