@@ -61,7 +61,8 @@ def _broadcasts(a: list[int], b: list[int]) -> bool:
 def _seq_feedback(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
     want = _ints(truth["items"])
     got = list(answer) if isinstance(answer, list) else None
-    if want is not None and got is not None and len(got) == len(want):
+    numbers = got is not None and all(isinstance(g, int | float) for g in got)
+    if want is not None and numbers and len(got) == len(want):
         strided = context and context.get("stride") == want and not context.get("contiguous")
         if strided and got == row_major(context["shape"]):
             shape = tuple(context["shape"])
