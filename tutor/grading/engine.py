@@ -52,7 +52,7 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan | None:
     return None
 
 
-def _from_result(result: RunResult | None) -> Verdict | None:
+def _from_result(result: RunResult | None, learner: bool = True) -> Verdict | None:
     """A verdict for a run that produced no data to judge (limits, crashes, probe errors)."""
     if result is None:
         return Verdict("error", "Grading needed the sandbox but no result came back.", "")
@@ -73,11 +73,13 @@ def _from_result(result: RunResult | None) -> Verdict | None:
         "sandbox_error": "The sandbox failed (not your fault)",
     }
     text = reasons.get(status, status)
+    if not learner and status in ("timeout", "memory", "output_limit", "crashed"):
+        text = "The drill's own code did not finish (not your fault)"
     return Verdict(status, f"{text}: {result.reason}." if result.reason else f"{text}.", "")
 
 
 def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Verdict:
-    stop = _from_result(result)
+    stop = _from_result(result, learner=False)
     if stop:
         return stop
     value: dict[str, Any] = result.value  # type: ignore[union-attr]
