@@ -32,6 +32,13 @@ def make_app(**kwargs):
     return TutorApp(Settings(packs=[FIXTURES / "packs"]), **kwargs)
 
 
+@pytest.fixture(autouse=True)
+def dark_theme(monkeypatch):
+    """Snapshots use the dark theme whatever the terminal announces."""
+    monkeypatch.delenv("TUTOR_THEME", raising=False)
+    monkeypatch.delenv("COLORFGBG", raising=False)
+
+
 @pytest.fixture
 def catalog() -> Catalog:
     return fixture_catalog()

@@ -7,6 +7,7 @@ Nothing here imports torch: all torch work happens in the sandbox runtime.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,16 @@ LIGHT = Theme(
     panel="#E3DDD2",
     dark=False,
 )
+
+
+def default_theme() -> str:
+    """``TUTOR_THEME=light|dark`` wins; else a light terminal background announced by
+    ``COLORFGBG`` (e.g. ``0;15``) picks the light theme; else dark."""
+    choice = os.environ.get("TUTOR_THEME", "").strip().lower()
+    if choice in ("light", "dark"):
+        return f"tutor-{choice}"
+    background = os.environ.get("COLORFGBG", "").split(";")[-1]
+    return "tutor-light" if background in ("7", "15") else "tutor-dark"
 
 
 class TutorApp(App[None]):
@@ -99,7 +110,7 @@ class TutorApp(App[None]):
         self._warm_sandbox = warm_sandbox
         self.register_theme(DARK)
         self.register_theme(LIGHT)
-        self.theme = "tutor-dark"
+        self.theme = default_theme()
 
     # --- lifecycle ------------------------------------------------------------------------
 

@@ -16,7 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static, TextArea
 
 from tutor.ui.messages import OpenLab
-from tutor.ui.screens.drill_parts import answer_widget, draw_variant, read_answer, reset_answer
+from tutor.ui.screens.drill_parts import (
+    answer_widget,
+    draw_variant,
+    editor_theme,
+    read_answer,
+    reset_answer,
+)
 from tutor.ui.screens.editor import EditorSession
 from tutor.ui.widgets.feedback import FeedbackPanel
 from tutor.ui.widgets.order_list import OrderList
@@ -118,7 +124,12 @@ class DrillScreen(Screen[bool | None]):
         self.query_one("#drill-hints", Static).display = False
         if not self.review:
             self.app.store.set_last_location("drill", self.full_id)
+        if self.ref.drill.kind in ("code", "fix"):
+            self.watch(self.app, "theme", self._theme_changed)
         self.query_one("#answer").focus()
+
+    def _theme_changed(self) -> None:
+        self.query_one("#answer", TextArea).theme = editor_theme(self.app.current_theme.dark)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Hide the keys that make no sense for this drill."""

@@ -72,9 +72,12 @@ def answer_widget(kind: str, variant: Variant) -> Widget:
         order = OrderList(id="answer")
         order.lines = list(variant.lines)
         return order
-    editor = TextArea.code_editor(variant.starter, language="python", id="answer")
-    editor.theme = "css"
-    return editor
+    return TextArea.code_editor(variant.starter, language="python", id="answer")
+
+
+def editor_theme(dark: bool) -> str:
+    """The code editor's highlighting theme that reads well on the app theme."""
+    return "css" if dark else "github_light"
 
 
 def read_answer(kind: str, widget: Widget) -> str:
