@@ -14,7 +14,7 @@ from tutor.probes.data_ledger import Ledger
 from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.ledger import LedgerLab
-from tutor.ui.widgets.ledger_table import LedgerTable
+from tutor.ui.widgets.ledger_table import LedgerTable, tree_prefixes
 from tutor.ui.widgets.ledger_totals import LedgerTotals
 
 DATA = Path(__file__).parent / "data_f"
@@ -142,3 +142,10 @@ async def test_ledger_lab_bad_input_gets_a_message(sandbox):
         await pilot.press("enter")
         await settle(app, pilot)
         assert "not a shape" in str(status.render())
+
+
+def test_tree_guides_follow_the_module_tree():
+    data = Ledger.model_validate(recordings.load("ledger_mlp_bn.json"))
+    prefixes = tree_prefixes(data.layers)
+    assert prefixes[0] == "" and prefixes[-1] == "└ "
+    assert set(prefixes[1:-1]) == {"├ "}

@@ -12,10 +12,35 @@ def _shape(shape: list[int] | None) -> str:
     return "×".join(str(d) for d in shape) if shape else ""
 
 
-def _name(layer: Layer) -> str:
+def _parent(name: str) -> str:
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
+def tree_prefixes(layers: list[Layer]) -> list[str]:
+    """Tree guides (├─ └─ │) for each layer, from the qualified names in tree order."""
+    last_child: dict[str, str] = {}
+    for layer in layers:
+        if layer.name:
+            last_child[_parent(layer.name)] = layer.name
+    prefixes = []
+    for layer in layers:
+        if not layer.name:
+            prefixes.append("")
+            continue
+        parts = layer.name.split(".")
+        guide = []
+        for depth in range(1, len(parts)):
+            ancestor = ".".join(parts[:depth])
+            guide.append("  " if last_child.get(_parent(ancestor)) == ancestor else "│ ")
+        guide.append("└ " if last_child.get(_parent(layer.name)) == layer.name else "├ ")
+        prefixes.append("".join(guide))
+    return prefixes
+
+
+def _name(layer: Layer, prefix: str) -> str:
     if not layer.name:
         return layer.kind
-    return f"{'  ' * layer.depth}{layer.name.rsplit('.', 1)[-1]} {layer.kind}"
+    return f"{prefix}{layer.name.rsplit('.', 1)[-1]} {layer.kind}"
 
 
 class LedgerTable(DataTable):
@@ -35,13 +60,14 @@ class LedgerTable(DataTable):
         self.clear()
         if ledger is None:
             return
+        prefixes = tree_prefixes(ledger.layers)
         for i, layer in enumerate(ledger.layers):
             own = layer.params
             count = f"{own:,}" if own or not layer.formula else "0"
             if not own and layer.subtree:
                 count = f"({layer.subtree:,})"
             self.add_row(
-                _name(layer),
+                _name(layer, prefixes[i]),
                 Text(count, justify="right", style="" if own else "dim"),
                 Text(layer.arithmetic or ("—" if layer.formula == "no parameters" else "")),
                 _shape(layer.output_shape),
@@ -49,7 +75,10 @@ class LedgerTable(DataTable):
             )
             for buf in layer.buffers:
                 self.add_row(
-                    Text(f"{'  ' * (layer.depth + 1)}{buf.name}", style="italic dim"),
+                    Text(
+                        f"{prefixes[i].replace('├', '│').replace('└', ' ')}{buf.name}",
+                        style="italic dim",
+                    ),
                     Text("buffer", justify="right", style="italic dim"),
                     Text(f"{_shape(buf.shape) or 'scalar'}, not a param", style="italic dim"),
                     "",
