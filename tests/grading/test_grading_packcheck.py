@@ -107,3 +107,11 @@ def test_pack_for_other_torch_versions_is_skipped_with_a_reason(sandbox, tmp_pat
     skipped: list[str] = []
     assert check_packs([load_pack(file)], sandbox, skipped) == []
     assert skipped and "torch <2.0" in skipped[0]
+
+
+def test_the_scaffolded_pack_of_every_kind_passes_the_full_check(sandbox, tmp_path):
+    from tutor.content.scaffold import scaffold
+
+    file = tmp_path / "demo.yaml"
+    file.write_text(scaffold("demo", str(file)))
+    assert check_pack(file, sandbox) == []
