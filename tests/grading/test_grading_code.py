@@ -163,3 +163,39 @@ def test_patching_torch_comparisons_does_not_fool_the_check(basics, sandbox):
     )
     g = grade(basics["outer"], code, 4, sandbox)
     assert not g.correct and g.category == "values"
+
+
+def test_requires_grad_difference_is_named(sandbox):
+    drill = CodeDrill(
+        kind="code", id="sq", prompt="p", starter="def f(x):\n    ...\n",
+        reference="def f(x):\n    return (x ** 2).sum()\n",
+        check={"call": "f", "args": {"x": {"tensor": [3], "requires_grad": True}}, "trials": 4},
+    )  # fmt: skip
+    ref = Ref("t/sq", drill)
+    assert grade(ref, "def f(x):\n    return x.pow(2).sum()\n", 0, sandbox).correct
+    g = grade(ref, "def f(x):\n    return (x ** 2).sum().detach()\n", 0, sandbox)
+    assert g.category == "requires_grad" and "grad" in g.feedback
+
+
+def test_integer_inputs_and_literal_args(sandbox):
+    drill = CodeDrill(
+        kind="code",
+        id="clip",
+        prompt="p",
+        starter="def f(x, k):\n    ...\n",
+        reference="def f(x, k):\n    return x.clamp(min=-k, max=k)\n",
+        check={
+            "call": "f",
+            "args": {"x": {"tensor": ["n"], "dtype": "int64"}, "k": {"value": "{k}"}},
+            "params": {"n": {"int": [1, 8]}, "k": {"int": [1, 4]}},
+        },
+    )
+    ref = Ref("t/clip", drill)
+    assert grade(
+        ref,
+        "def f(x, k):\n    return torch.minimum(torch.maximum(x, -x.new_tensor(k)), x.new_tensor(k))\n",
+        0,
+        sandbox,
+    ).correct
+    g = grade(ref, "def f(x, k):\n    return x.clamp(-k, k).float()\n", 0, sandbox)
+    assert g.category == "dtype_promotion" and "int64" in g.feedback
