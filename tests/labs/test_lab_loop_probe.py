@@ -114,3 +114,13 @@ def test_diagnosis_of_a_prefix_sees_only_that_prefix():
 def test_bad_arguments_say_why(kwargs, message):
     with pytest.raises(ValueError, match=message):
         trace(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "lr, symptom, cause",
+    [(1e-6, "loss flat", "lr too small"), (1e-4, "slowly", "lr too small")],
+)
+def test_small_lr_is_flat_or_slow(lr, symptom, cause):
+    t = trace("line", "none", lr=lr)
+    assert t.diagnosis.level == "warn"
+    assert symptom in t.diagnosis.symptom and cause in t.diagnosis.cause

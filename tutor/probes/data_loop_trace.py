@@ -259,6 +259,24 @@ def _eval_in_train_mode(trace: LoopTrace, steps: list[Step]) -> Finding | None:
     )
 
 
+def _train_good_test_bad(trace: LoopTrace, steps: list[Step]) -> Finding | None:
+    last = steps[-10:]
+    train = [s.accuracy for s in last if s.accuracy is not None]
+    held = [s.eval_accuracy for s in last if s.eval_accuracy is not None]
+    if not train or not held:
+        return None
+    gap = sum(train) / len(train) - sum(held) / len(held)
+    if gap < 0.15:
+        return None
+    return Finding(
+        level="warn",
+        symptom=f"train accuracy beats held-out accuracy by {gap:.0%}",
+        cause="overfitting, or evaluation that never called model.eval()",
+        fix="more data or regularisation; evaluate under model.eval() and torch.no_grad()",
+        evidence=f"last steps: train {train[-1]:.0%}, eval {held[-1]:.0%}",
+    )
+
+
 def _flat(trace: LoopTrace, steps: list[Step]) -> Finding | None:
     first, last = steps[0].loss, steps[-1].loss
     if len(steps) < 10 or first is None or last is None or abs(first - last) > 0.01 * first:
@@ -272,6 +290,19 @@ def _flat(trace: LoopTrace, steps: list[Step]) -> Finding | None:
     )
 
 
+def _slow(trace: LoopTrace, steps: list[Step]) -> Finding | None:
+    first, last = steps[0].loss, steps[-1].loss
+    if len(steps) < 20 or first is None or last is None or last < 0.5 * first:
+        return None
+    return Finding(
+        level="warn",
+        symptom=f"loss falls slowly: {_fmt(first)} → {_fmt(last)} in {len(steps)} steps",
+        cause="lr too small (or too few steps)",
+        fix="try an lr 10× larger, or run more steps",
+        evidence=f"lr {trace.lr:g}; only {1 - last / first:.0%} lower",
+    )
+
+
 RULES = (
     _exploding,
     _never_steps,
@@ -279,7 +310,9 @@ RULES = (
     _probabilities_into_ce,
     _at_chance,
     _eval_in_train_mode,
+    _train_good_test_bad,
     _flat,
+    _slow,
 )
 
 
