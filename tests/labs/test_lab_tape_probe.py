@@ -68,6 +68,8 @@ def test_rules_retain_grad_second_backward_no_grad():
     assert t.intermediates["b"] is not None and t.intermediates["b"].values == 3.0
     assert t.second_backward is not None and not t.second_backward.ok
     assert "backward through the graph a second time" in (t.second_backward.error or "")
+    retained = t.second_backward.retained["a"]
+    assert retained is not None and retained.values == 24.0  # 12 + 12: gradients accumulate
     assert t.no_grad is not None and t.no_grad.requires_grad is False
     assert "does not require grad" in (t.no_grad.error or "")
 
@@ -76,9 +78,19 @@ def test_module_parameters_are_named_leaves():
     t = tape(MLP)
     assert set(t.leaves) == {"w", "lin.weight", "lin.bias"}
     assert t.leaves["w"].fd_ok is True
-    assert t.leaves["lin.weight"].fd_ok is None and "not checked" in t.leaves["lin.weight"].fd_note
+    assert t.leaves["lin.weight"].fd_ok is True and t.leaves["lin.bias"].fd_ok is True
     names = {n.name for n in t.nodes}
     assert {"MeanBackward0", "TanhBackward0", "AddmmBackward0", "AccumulateGrad"} <= names
+
+
+def test_finite_differences_reach_a_sequentials_parameters():
+    t = tape(
+        "model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))\n"
+        "x = torch.randn(5, 3)\n"
+        "loss = model(x).pow(2).mean()"
+    )
+    assert set(t.leaves) == {"model.0.weight", "model.0.bias", "model.2.weight", "model.2.bias"}
+    assert all(leaf.fd_ok is True for leaf in t.leaves.values())
 
 
 def test_learners_own_backward_call_is_left_to_the_lab():

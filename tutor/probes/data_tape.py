@@ -78,6 +78,8 @@ class SecondBackward(BaseModel):
     error: str | None = None
     grads: dict[str, TensorVal | None] = Field(default_factory=dict)
     """Leaf grads after it (accumulated) when it worked."""
+    retained: dict[str, TensorVal | None] = Field(default_factory=dict)
+    """Leaf grads after ``backward(retain_graph=True)`` then ``backward()``: the two sum."""
 
 
 class NoGradRun(BaseModel):

@@ -212,23 +212,36 @@ def finite_differences(
     target: str,
     count: int,
 ) -> list[float]:
-    """d output / d target by central differences, every named leaf in float64."""
+    """d output / d target by central differences, every named leaf (and every module the
+    code binds) in float64; ``target`` is a variable or a ``module.parameter`` name."""
     grads = []
     for i in range(count):
         sides = []
         for sign in (1.0, -1.0):
             ns = fresh_ns()
             for k in range(len(body)):
+                before = {name: id(obj) for name, obj in ns.items()}
                 run(body, ns, k, k + 1)
-                for name, obj in ns.items():
-                    if isinstance(obj, torch.nn.Module) and where.get(name) == k:
+                for name, obj in list(ns.items()):
+                    if before.get(name) == id(obj) or name in names:
+                        continue
+                    if isinstance(obj, torch.nn.Module):
                         obj.double()
+                    elif isinstance(obj, torch.Tensor) and obj.is_floating_point():
+                        ns[name] = obj.to(torch.float64)
                 for name in names:
-                    if where.get(name) == k:
-                        leaf = ns[name].detach().to(torch.float64).clone()
+                    owner, _, attr = name.partition(".")
+                    if where.get(owner) != k:
+                        continue
+                    if attr:  # a module parameter, made float64 by .double() above
                         if name == target:
-                            leaf.view(-1)[i] += sign * FD_STEP
-                        ns[name] = leaf
+                            with torch.no_grad():
+                                ns[owner].get_parameter(attr).view(-1)[i] += sign * FD_STEP
+                        continue
+                    leaf = ns[name].detach().to(torch.float64).clone()
+                    if name == target:
+                        leaf.view(-1)[i] += sign * FD_STEP
+                    ns[name] = leaf
             sides.append(float(ns[output].detach()))
         grads.append((sides[0] - sides[1]) / (2 * FD_STEP))
     return grads
@@ -236,7 +249,7 @@ def finite_differences(
 
 def check_leaves(body, output, where, leaves: dict[str, torch.Tensor]) -> dict[str, Leaf]:
     """Each leaf's ``.grad`` and its finite-difference check."""
-    named = [n for n, t in leaves.items() if n in where and t.is_floating_point()]
+    named = [n for n, t in leaves.items() if n.partition(".")[0] in where and t.is_floating_point()]
     result = {}
     for name, t in leaves.items():
         grad = tensor_val(t.grad)
@@ -262,46 +275,60 @@ def check_leaves(body, output, where, leaves: dict[str, torch.Tensor]) -> dict[s
             if t.numel() > len(fd):
                 leaf.fd_note = f"checked the first {len(fd)} of {t.numel()} elements"
         else:
-            leaf.fd_note = "not a variable of the code (e.g. a module parameter): not checked"
+            leaf.fd_note = "not reachable by name from the code: not checked"
         result[name] = leaf
     return result
 
 
-def rules(body: list[ast.stmt], output: str) -> tuple[dict, dict, SecondBackward, NoGradRun]:
-    """retain_grad, a second backward, and no_grad, each on a fresh run of the code."""
-    ns = fresh_ns()
-    run(body, ns)
-    inter = {
+def named(ns: dict[str, Any], leaf: bool) -> dict[str, torch.Tensor]:
+    """The code's named tensors that require grad: its leaves, or its intermediates."""
+    return {
         n: t
         for n, t in ns.items()
-        if isinstance(t, torch.Tensor) and t.requires_grad and not t.is_leaf
+        if isinstance(t, torch.Tensor) and t.requires_grad and t.is_leaf == leaf
     }
-    ns[output].backward(retain_graph=False)
+
+
+def retain_demo(body: list[ast.stmt], output: str) -> tuple[dict, dict]:
+    """Intermediates' ``.grad`` without ``retain_grad()`` (None?) and with it (values)."""
+    ns = fresh_ns()
+    run(body, ns)
+    inter = named(ns, leaf=False)
+    ns[output].backward()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         without = {n: t.grad is None for n, t in inter.items()}
     ns = fresh_ns()
     run(body, ns)
-    inter = {
-        n: t
-        for n, t in ns.items()
-        if isinstance(t, torch.Tensor) and t.requires_grad and not t.is_leaf
-    }
+    inter = named(ns, leaf=False)
     for t in inter.values():
         t.retain_grad()
+    ns[output].backward()
+    return {n: tensor_val(t.grad) for n, t in inter.items()}, without
+
+
+def second_backward_demo(body: list[ast.stmt], output: str) -> SecondBackward:
+    """backward() twice on one graph: the real error (or the sum), then with retain_graph."""
+    ns = fresh_ns()
+    run(body, ns)
     out = ns[output]
     out.backward()
-    retained = {n: tensor_val(t.grad) for n, t in inter.items()}
     try:
         out.backward()
-        leaves = {
-            n: t
-            for n, t in ns.items()
-            if isinstance(t, torch.Tensor) and t.is_leaf and t.requires_grad
-        }
-        second = SecondBackward(ok=True, grads={n: tensor_val(t.grad) for n, t in leaves.items()})
+        second = SecondBackward(ok=True)
+        second.grads = {n: tensor_val(t.grad) for n, t in named(ns, leaf=True).items()}
     except RuntimeError as exc:
         second = SecondBackward(ok=False, error=str(exc))
+    ns = fresh_ns()
+    run(body, ns)
+    ns[output].backward(retain_graph=True)
+    ns[output].backward()
+    second.retained = {n: tensor_val(t.grad) for n, t in named(ns, leaf=True).items()}
+    return second
+
+
+def no_grad_demo(body: list[ast.stmt], output: str) -> NoGradRun:
+    """The same code under ``torch.no_grad()``: no graph, and what backward() says then."""
     ns = fresh_ns()
     with torch.no_grad():
         run(body, ns)
@@ -311,12 +338,11 @@ def rules(body: list[ast.stmt], output: str) -> tuple[dict, dict, SecondBackward
         error = None
     except Exception as exc:
         error = str(exc)
-    no_grad = NoGradRun(
+    return NoGradRun(
         requires_grad=bool(getattr(out, "requires_grad", False)),
         grad_fn=None if getattr(out, "grad_fn", None) is None else type(out.grad_fn).__name__,
         error=error,
     )
-    return retained, without, second, no_grad
 
 
 def tape(code: str) -> Tape:
@@ -329,7 +355,7 @@ def tape(code: str) -> Tape:
     if not math.isfinite(value):
         raise TapeInputError(f"{output} is {value}: there is no gradient to step through")
     nodes, order, steps, leaves = record_backward(out, ns)
-    retained, without, second, no_grad = rules(body, output)
+    retained, without = retain_demo(body, output)
     return Tape(
         code=code,
         output=output,
@@ -340,6 +366,6 @@ def tape(code: str) -> Tape:
         leaves=check_leaves(body, output, where, leaves),
         intermediates=retained,
         without_retain=without,
-        second_backward=second,
-        no_grad=no_grad,
+        second_backward=second_backward_demo(body, output),
+        no_grad=no_grad_demo(body, output),
     )

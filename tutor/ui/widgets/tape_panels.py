@@ -107,6 +107,11 @@ class TapeChecks(Static):
                 parts.append(Text(f"worked (nothing saved was freed); grads accumulated: {grads}"))
             else:
                 parts.append(Text(f"RuntimeError: {second.error}", style="red"))
+            if second.retained:
+                grads = ", ".join(f"{n}.grad {val(g, 24)}" for n, g in second.retained.items())
+                parts.append(
+                    Text(f"with backward(retain_graph=True) first, both ran and added up: {grads}")
+                )
         if data.no_grad is not None:
             ng = data.no_grad
             parts.append(Text("the same code under torch.no_grad()", style="bold"))
