@@ -199,3 +199,10 @@ def test_integer_inputs_and_literal_args(sandbox):
     ).correct
     g = grade(ref, "def f(x, k):\n    return x.clamp(-k, k).float()\n", 0, sandbox)
     assert g.category == "dtype_promotion" and "int64" in g.feedback
+
+
+def test_device_difference_is_named(basics, sandbox):
+    code = "def outer(a, b):\n    return torch.empty(a.shape[0], b.shape[0], device='meta')\n"
+    g = grade(basics["outer"], code, 3, sandbox)
+    assert g.category == "device_mismatch" and "Device is meta, expected cpu" in g.feedback
+    assert "same device" in g.hint

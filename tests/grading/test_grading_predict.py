@@ -124,3 +124,11 @@ async def test_async_grading_uses_the_same_engine(basics):
     finally:
         await sandbox.close()
     assert g.correct
+
+
+def test_broadcasting_error_gets_the_broadcasting_hint(sandbox):
+    drill = PredictDrill(kind="predict", id="b", prompt="?", ask="torch.ones(3) + torch.ones(4)")
+    g = grade(Ref("t/b", drill), "(4,)", 0, sandbox)
+    assert g.status == "wrong" and g.category == "broadcasting"
+    assert "right-aligned" in g.hint
+    assert grade(Ref("t/b", drill), "RuntimeError", 0, sandbox).correct

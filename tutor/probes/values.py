@@ -69,10 +69,18 @@ def encode_tensor(t: torch.Tensor, max_elements: int = MAX_ELEMENTS) -> dict[str
             "requires_grad": t.requires_grad,
             "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
             "numel": numel,
-            "values": tensor_values(t.to_dense() if is_sparse else t)
-            if numel <= max_elements
-            else None,
+            "values": _values_or_none(t, is_sparse) if numel <= max_elements else None,
         }
+
+
+def _values_or_none(t: torch.Tensor, is_sparse: bool) -> Any:
+    """The values, or None when they cannot be read (meta tensors, odd layouts)."""
+    if t.device.type == "meta":
+        return None
+    try:
+        return tensor_values(t.to_dense() if is_sparse else t)
+    except Exception:
+        return None
 
 
 def encode_exception(exc: BaseException) -> dict[str, Any]:
