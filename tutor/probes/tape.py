@@ -7,6 +7,7 @@ import ast
 import contextlib
 import io
 import math
+import time
 import warnings
 from typing import Any
 
@@ -28,6 +29,8 @@ SHOW_CAP = 256
 #: finite differences are taken for at most this many elements per leaf
 FD_CAP = 64
 FD_STEP = 1e-6
+#: seconds all finite differences together may take (the rest is reported as unchecked)
+FD_BUDGET_S = 3.0
 
 
 class TapeInputError(ValueError):
@@ -211,11 +214,14 @@ def finite_differences(
     names: list[str],
     target: str,
     count: int,
+    deadline: float = math.inf,
 ) -> list[float]:
     """d output / d target by central differences, every named leaf (and every module the
     code binds) in float64; ``target`` is a variable or a ``module.parameter`` name."""
     grads = []
     for i in range(count):
+        if time.monotonic() > deadline:
+            break
         sides = []
         for sign in (1.0, -1.0):
             ns = fresh_ns()
@@ -251,6 +257,7 @@ def check_leaves(body, output, where, leaves: dict[str, torch.Tensor]) -> dict[s
     """Each leaf's ``.grad`` and its finite-difference check."""
     named = [n for n, t in leaves.items() if n.partition(".")[0] in where and t.is_floating_point()]
     result = {}
+    deadline = time.monotonic() + FD_BUDGET_S
     for name, t in leaves.items():
         grad = tensor_val(t.grad)
         leaf = Leaf(
@@ -260,9 +267,16 @@ def check_leaves(body, output, where, leaves: dict[str, torch.Tensor]) -> dict[s
         )
         if name in named and t.grad is not None:
             try:
-                fd = finite_differences(body, output, where, named, name, min(t.numel(), FD_CAP))
+                count = min(t.numel(), FD_CAP)
+                fd = finite_differences(body, output, where, named, name, count, deadline)
             except TapeInputError as exc:
                 leaf.fd_note = f"finite differences could not run in float64: {exc}"
+                result[name] = leaf
+                continue
+            if not fd:
+                leaf.fd_note = (
+                    f"not checked: finite differences ran out of time ({FD_BUDGET_S:g} s)"
+                )
                 result[name] = leaf
                 continue
             auto = t.grad.detach().reshape(-1)[: len(fd)].to(torch.float64)
