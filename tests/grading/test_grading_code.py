@@ -206,3 +206,8 @@ def test_device_difference_is_named(basics, sandbox):
     g = grade(basics["outer"], code, 3, sandbox)
     assert g.category == "device_mismatch" and "Device is meta, expected cpu" in g.feedback
     assert "same device" in g.hint
+
+
+def test_exit_inside_the_function_is_a_wrong_answer(basics, sandbox):
+    g = grade(basics["outer"], "import sys\ndef outer(a, b):\n    sys.exit(3)\n", 3, sandbox)
+    assert g.status == "wrong" and "SystemExit" in g.feedback

@@ -85,7 +85,7 @@ def _trial(
     try:
         with trace:
             got = fn(*fresh_copies(inputs))
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         record["raised"] = describe_error(exc, "<answer>")
         return record
     d = diff(expected, got, tol)
