@@ -215,7 +215,8 @@ def _probabilities_into_ce(trace: LoopTrace, steps: list[Step]) -> Finding | Non
     floor = math.log(1 + (trace.classes - 1) / math.e)
     return Finding(
         level="bad",
-        symptom=f"loss stalls at {_fmt(steps[-1].loss)}; it can never go below {floor:.3f}",
+        symptom=f"loss {'stalls at' if len(steps) >= 20 else 'is'} {_fmt(steps[-1].loss)};"
+        f" it can never go below {floor:.3f}",
         cause="softmax before CrossEntropyLoss, which applies log-softmax itself",
         fix="pass the raw logits: loss = criterion(out, y)",
         evidence=f"the criterion got probabilities: values in [{_fmt(given.minimum)}, "
