@@ -20,7 +20,11 @@ _TOKEN = re.compile(r"\{\{|\}\}|\{([^\W\d]\w*)\}")
 
 def placeholders(text: str) -> set[str]:
     """Return the names of the ``{name}`` placeholders in ``text`` (escapes excluded)."""
-    return {m.group(1) for m in _TOKEN.finditer(text) if m.group(1)}
+    if "{" not in text:
+        return set()
+    names = set(_TOKEN.findall(text))
+    names.discard("")  # the escapes match with an empty group
+    return names
 
 
 def render(text: str, params: Mapping[str, Any], *, unescape: bool = False) -> str:
