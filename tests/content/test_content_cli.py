@@ -173,3 +173,14 @@ def test_lesson_list_json_of_known_lessons(tmp_path, monkeypatch):
         {"chapter": 1, "title": "Tensors", "snippets": 3, "labs": ["stride"]},
         {"chapter": 2, "title": "Autograd", "snippets": 0, "labs": []},
     ]
+
+
+def test_pack_check_builtin(monkeypatch):
+    import tutor.content.sources as sources
+
+    monkeypatch.setattr(sources, "builtin_pack_dir", lambda: PACKS / "mixed")
+    result = run("pack", "check", *schema_only(), "--builtin", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [p["pack"] for p in data["packs"]] == ["good-one", "good-two"]
+    assert [Path(p["file"]).name for p in data["problems"]] == ["b-broken.yaml"]
