@@ -27,7 +27,7 @@ def display_path(path: Path) -> str:
 def read_text(path: Path, file: str) -> str:
     """The file's text; an unreadable file raises PackError."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a leading BOM is dropped
     except UnicodeDecodeError as exc:
         raise PackError([Problem(file, 1, 1, "file", f"not UTF-8 text ({exc.reason})")]) from exc
     except OSError as exc:
