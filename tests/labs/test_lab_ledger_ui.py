@@ -124,6 +124,7 @@ async def test_ledger_lab_bad_input_gets_a_message(sandbox):
             ("[1, 2, 3]", "not an nn.Module"),
             ("while True:\n    pass\nnn.ReLU()", "timed out"),
             ("nn.Sequential(nn.Linear(10, 5), nn.Linear(6, 2))", "forward failed"),
+            ("nn.Linear(int('[/]'), 2)", "invalid literal for int() with base 10: '[/]'"),
         ]:
             editor.text = bad
             await pilot.press("ctrl+r")

@@ -83,6 +83,8 @@ class LoopTrace(BaseModel):
     problem: str
     bug: str
     lr: float
+    data: str = ""
+    """what ``x`` and ``y`` hold, in words (read off the tensors)."""
     setup: list[str]
     """the code that built model, criterion and optimizer (it ran as shown)."""
     lines: list[str]

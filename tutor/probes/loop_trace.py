@@ -114,6 +114,20 @@ def _classify_data() -> dict[str, torch.Tensor]:
     return {"x": x, "y": y, "x_eval": x_eval, "y_eval": y_eval}
 
 
+def _describe(data: dict[str, torch.Tensor]) -> str:
+    """What x and y hold, read off the tensors."""
+    x, y = data["x"], data["y"]
+    if "x_eval" not in data:
+        xs = ", ".join(f"{v:g}" for v in x.flatten().tolist())
+        return f"x = [{xs}], y = 3x - 1 ({len(x)} points, one batch)"
+    counts = torch.bincount(y).tolist()
+    return (
+        f"x: {len(x)} points in {x.shape[1]}-D from {len(counts)} seeded blobs "
+        f"({'/'.join(map(str, counts))} per class), y: class index; "
+        f"{len(data['x_eval'])} more held out for evaluation"
+    )
+
+
 def _snapshot(model: nn.Module, kind: str, loss: object) -> Snapshot:
     params: list[float | None] = []
     grads: list[float | None] = []
@@ -209,6 +223,7 @@ def trace(
         problem=problem,
         bug=bug,
         lr=lr,
+        data=_describe(data),
         setup=setup,
         lines=lines,
         eval_lines=_eval_lines(bug) if evaluate is not None else [],

@@ -6,6 +6,7 @@ even a model too big for memory can be counted.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -140,14 +141,14 @@ class LedgerLab(Screen[None]):
         status = self.query_one("#ledger-status", Static)
         status.set_class(bool(note), "-error")
         status.update(
-            f"activations: {note}" if note else f"{ledger.kind}: {ledger.total:,} parameters"
+            Text(f"activations: {note}" if note else f"{ledger.kind}: {ledger.total:,} parameters")
         )
 
     def _error(self, message: str) -> None:
         """Say what went wrong; the last good ledger stays on screen."""
         status = self.query_one("#ledger-status", Static)
         status.set_class(True, "-error")
-        status.update(message)
+        status.update(Text(message))
 
     @on(Select.Changed, "#ledger-example")
     def _example(self, event: Select.Changed) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -111,11 +112,11 @@ class LogitsLab(Screen[None]):
         )
         if error:
             status.set_class(True, "-error")
-            status.update(error)
+            status.update(Text(error))
             return
         self.show_result(LogitsResult.model_validate(value))
         status.set_class(bool(self.preset_error), "-error")
-        status.update(self.preset_error)  # a bad preset is reported once, over the fallback
+        status.update(Text(self.preset_error))  # a bad preset is reported once, over the fallback
         self.preset_error = ""
 
     def show_result(self, data: LogitsResult) -> None:
@@ -144,7 +145,7 @@ class LogitsLab(Screen[None]):
             self.logits = parse_logits(event.value)
         except ValueError as err:
             status.set_class(True, "-error")
-            status.update(str(err))
+            status.update(Text(str(err)))
             return
         self.target = min(self.target, len(self.logits) - 1)
         bars = self.query_one(LogitsBars)

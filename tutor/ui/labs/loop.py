@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -178,7 +179,9 @@ class LoopLab(Screen[None]):
         self.playhead = Playhead(steps=len(trace.steps))
         code = self.query_one(LoopCode)
         code.border_subtitle = f"{trace.criterion} · SGD lr={trace.lr:g}"
-        self.query_one("#loop-setup", Static).update("\n".join(trace.setup))
+        self.query_one("#loop-setup", Static).update(
+            Text("\n".join([f"# {trace.data}", *trace.setup]))
+        )
         self.query_one(LoopHistory).trace = trace
         self.refresh_view()
         if self.preset.pop("play", "") == "1":
