@@ -59,6 +59,7 @@ class LoopLab(Screen[None]):
 
     CSS_PATH = "loop.tcss"
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("n", "next_line", "Line"),
