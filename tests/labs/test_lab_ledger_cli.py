@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from tutor.cli import main
+
+pytestmark = pytest.mark.slow  # every invocation starts a fresh sandbox
 
 MLP = (
     "nn.Sequential(nn.Flatten(), nn.Linear(784, 256), nn.ReLU(), nn.Dropout(0.2),"

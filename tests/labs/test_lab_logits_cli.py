@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from tutor.cli import main
 
+pytestmark = pytest.mark.slow  # every invocation starts a fresh sandbox
+
 
 def test_logits_json():
     runner = CliRunner()

@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from tutor.cli import main
 
+pytestmark = pytest.mark.slow  # every invocation starts a fresh sandbox
+
 
 def lab(*args: str) -> tuple[int, str, str]:
     """Run `tutor lab ARGS`; (exit code, stdout, stderr)."""

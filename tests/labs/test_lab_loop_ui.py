@@ -47,9 +47,9 @@ async def settle(app: App, pilot) -> None:
 
 
 def same(a: object, b: object) -> bool:
-    """Equal JSON data, floats to 1e-5 relative."""
+    """Equal JSON data, floats to 1e-3 relative (float32 sums may differ by CPU)."""
     if isinstance(a, float) and isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-9)
+        return math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-6)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
