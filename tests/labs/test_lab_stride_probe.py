@@ -136,7 +136,8 @@ def test_bad_view_shape_says_why():
 
 @st.composite
 def strided_exprs(draw):
-    """A random contiguous base, a permutation, then a slice with steps on each dim."""
+    """A random contiguous base, a permutation, a slice with steps on each dim, and sometimes
+    a broadcast (stride-0) leading dim."""
     ndim = draw(st.integers(1, 4))
     shape = draw(st.lists(st.integers(1, 5), min_size=ndim, max_size=ndim))
     perm = draw(st.permutations(range(ndim)))
@@ -148,7 +149,11 @@ def strided_exprs(draw):
     n = 1
     for s in shape:
         n *= s
-    return f"torch.arange({n}.).reshape{tuple(shape)}.permute{tuple(perm)}[{', '.join(slices)}]"
+    expr = f"torch.arange({n}.).reshape{tuple(shape)}.permute{tuple(perm)}[{', '.join(slices)}]"
+    copies = draw(st.integers(0, 3))
+    if copies:  # a broadcast leading dim: stride 0
+        expr += f".unsqueeze(0).expand({copies}, {', '.join(['-1'] * ndim)})"
+    return expr
 
 
 @settings(max_examples=60, deadline=None)
