@@ -334,6 +334,9 @@ def diagnose(trace: LoopTrace, upto: int | None = None) -> Finding:
             return finding
     first, last = steps[0].loss, steps[-1].loss
     evidence = ""
+    if trace.param_kind == "value":
+        final = zip(trace.param_names, steps[-1].states[-1].params, strict=True)
+        evidence = "now " + ", ".join(f"{name} = {_fmt(value)}" for name, value in final)
     if steps[-1].eval_accuracy is not None:
         evidence = (
             f"train accuracy {steps[-1].accuracy:.0%}, eval accuracy {steps[-1].eval_accuracy:.0%}"
