@@ -82,3 +82,21 @@ def test_checkpoint_lab_snapshot(snap_compare, tab, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+async def test_checkpoint_lab_says_when_the_sandbox_cannot_start():
+    """A runtime that exits at once (a real process, /bin/false) gives a message, not a crash."""
+    from textual.widgets import Static
+
+    box = AsyncSandbox("/bin/false")
+    app = LabApp(CheckpointLab(), box)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            error = app.lab.query_one("#checkpoint-error", Static)
+            assert error.has_class("-shown") and "did not start" in str(error.render())
+            assert app.lab.query_one(DevicePanel).data is None
+    finally:
+        await box.close()

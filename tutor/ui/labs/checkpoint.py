@@ -67,16 +67,23 @@ class CheckpointLab(Screen[None]):
         status.running, status.message = True, "saving and loading in the sandbox"
         try:
             result = await self.app.sandbox.call(PROBE, timeout=20.0, memory_mb=1024)
+        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
+            self.show_error(f"the sandbox could not run the lab: {exc}")
+            return
         finally:
             status.running = False
         if result.ok:
             self.show(Checkpoint.model_validate(result.value))
         else:
             message = result.exception.message if result.exception else result.reason
-            error = self.query_one("#checkpoint-error", Static)
-            error.update(message or str(result.status))
-            error.set_class(True, "-shown")
+            self.show_error(message or str(result.status))
             status.message = "ctrl+r runs it again"
+
+    def show_error(self, message: str) -> None:
+        """Say what went wrong, in place of a traceback."""
+        error = self.query_one("#checkpoint-error", Static)
+        error.update(message)
+        error.set_class(True, "-shown")
 
     def show(self, data: Checkpoint) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""

@@ -90,6 +90,9 @@ class RaceLab(Screen[None]):
         )
         try:
             result = await self.app.sandbox.call(PROBE, timeout=60.0, memory_mb=1536, op=op, n=n)
+        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
+            self.show_error(f"the sandbox could not run the lab: {exc}")
+            return
         finally:
             status.running = False
         if result.ok:

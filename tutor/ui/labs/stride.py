@@ -107,6 +107,9 @@ class StrideLab(Screen[None]):
                 setup=self.setup,
                 view=self.view_shape,
             )
+        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
+            self.show_error(f"the sandbox could not run the lab: {exc}")
+            return
         finally:
             status.running = False
         if result.ok:

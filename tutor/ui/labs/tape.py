@@ -81,6 +81,9 @@ class TapeLab(Screen[None]):
         status.running, status.message = True, "running forward and backward"
         try:
             result = await self.app.sandbox.call(PROBE, timeout=15.0, memory_mb=768, code=self.code)
+        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
+            self.show_error(f"the sandbox could not run the lab: {exc}")
+            return
         finally:
             status.running = False
         if result.ok:
