@@ -13,9 +13,18 @@ from textual.widgets import Static
 from tutor.probes.data_checkpoint import DeviceDemo, Failure, PickledModel, RoundTrip
 
 
-def code(source: str) -> Syntax:
-    """Python source, highlighted on the terminal's own background."""
-    return Syntax(source.rstrip("\n"), "python", theme="monokai", background_color="default")
+def code(source: str, dark: bool = True) -> Syntax:
+    """Python source, highlighted on the terminal's own background in a light or dark theme."""
+    theme = "monokai" if dark else "default"
+    return Syntax(source.rstrip("\n"), "python", theme=theme, background_color="default")
+
+
+class Panel(Static):
+    """A panel that highlights code to suit the app's theme."""
+
+    def code(self, source: str) -> Syntax:
+        """``source`` highlighted for the current theme."""
+        return code(source, self.app.current_theme.dark)
 
 
 def failed(f: Failure | None, lead: str = "→ ") -> Text:
@@ -39,7 +48,7 @@ def note(text: str) -> Text:
     return Text(text, style="italic dim")
 
 
-class DevicePanel(Static):
+class DevicePanel(Panel):
     """(a) A model on ``meta``, an input on ``cpu``: the real error, then the fix."""
 
     data: reactive[DeviceDemo | None] = reactive(None)
@@ -50,14 +59,14 @@ class DevicePanel(Static):
             self.update("")
             return
         parts: list[RenderableType] = [
-            code(d.code),
+            self.code(d.code),
             Text(f"model on {d.model_device}, input on {d.input_device}:", style="bold"),
             failed(d.error),
             Text("\nthe fix: move the input to where the model lives", style="bold"),
-            code(d.fix_code),
+            self.code(d.fix_code),
             Text(f"→ out has shape {tuple(d.fix_shape)} on {d.fix_device} ✓", style="green"),
             Text("\nthe other direction does not work for meta:", style="bold"),
-            code(d.model_to_code),
+            self.code(d.model_to_code),
             failed(d.model_to),
             note(
                 "\nEvery op needs all its tensors on one device. meta tensors have shapes but no "
@@ -67,7 +76,7 @@ class DevicePanel(Static):
         self.update(Group(*parts))
 
 
-class RoundTripPanel(Static):
+class RoundTripPanel(Panel):
     """(b) ``state_dict`` saved, inspected, and loaded back with ``weights_only=True``."""
 
     data: reactive[RoundTrip | None] = reactive(None)
@@ -98,21 +107,21 @@ class RoundTripPanel(Static):
             ),
         )
         parts: list[RenderableType] = [
-            code(f"model = {r.model}\n{r.save_code}"),
+            self.code(f"model = {r.model}\n{r.save_code}"),
             Text(
                 f"→ {r.file_name}: {r.file_bytes:,} bytes on disk for {r.tensor_bytes:,} bytes of tensors"
             ),
             table,
             Text.assemble(("zip archive: ", "dim"), ", ".join(r.archive)),
             Text.assemble(("its pickle references only: ", "dim"), (", ".join(r.globals), "bold")),
-            code(f"fresh = {r.model}\n{r.load_code}"),
+            self.code(f"fresh = {r.model}\n{r.load_code}"),
             ok,
             note("\nA state_dict is tensors by name: any class with the same keys can load it."),
         ]
         self.update(Group(*parts))
 
 
-class PickledPanel(Static):
+class PickledPanel(Panel):
     """(c) ``torch.save(model)``: the class path it records, and three ways loading fails."""
 
     data: reactive[PickledModel | None] = reactive(None)
@@ -128,8 +137,8 @@ class PickledPanel(Static):
             refs.append(name, style="bold yellow" if name == p.class_path else "")
         parts: list[RenderableType] = [
             Text("# mymodels.py", style="dim"),
-            code(p.source),
-            code("torch.save(model, path)"),
+            self.code(p.source),
+            self.code("torch.save(model, path)"),
             Text(f"→ {p.file_bytes:,} bytes; archive: {', '.join(p.archive)}"),
             refs,
             Text.assemble(
