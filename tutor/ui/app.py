@@ -12,13 +12,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
 from tutor.settings import Settings
-from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLab, OpenLesson, OpenReviews
+from tutor.ui.messages import OpenLab
+from tutor.ui.screens.navigation import Navigator
 from tutor.ui.screens.palette import TutorCommands
 
 DARK = Theme(
@@ -61,7 +62,7 @@ def default_theme() -> str:
     return "tutor-light" if background in ("7", "15") else "tutor-dark"
 
 
-class TutorApp(App[None]):
+class TutorApp(Navigator, App[None]):
     """The tutor. ``catalog``, ``store`` and ``sandbox`` may be injected (tests); ``seed`` fixes
     the random variants drawn for drills so runs are reproducible."""
 
@@ -175,57 +176,6 @@ class TutorApp(App[None]):
             return f"lesson {ident} · {self.catalog.lessons[int(ident)].title}"
         return f"drill · {self.catalog.drill(ident).drill.display_title}"
 
-    # --- navigation --------------------------------------------------------------------------
-
-    @on(OpenLesson)
-    def open_lesson(self, event: OpenLesson) -> None:
-        from tutor.ui.screens.lesson import LessonScreen
-
-        if event.chapter not in self.catalog.lessons:
-            self.notify(f"Chapter {event.chapter} has no lesson yet.")
-            return
-        self.push_screen(LessonScreen(event.chapter))
-
-    @on(OpenDrills)
-    def open_drills(self, event: OpenDrills) -> None:
-        from tutor.ui.screens.drills import DrillListScreen
-
-        self.push_screen(DrillListScreen(event.chapter))
-
-    @on(OpenDrill)
-    def open_drill(self, event: OpenDrill) -> None:
-        from tutor.ui.screens.drill import DrillScreen
-
-        queue = event.queue or [event.full_id]
-        self.push_screen(DrillScreen(event.full_id, queue=queue))
-
-    @on(OpenLab)
-    def open_lab(self, event: OpenLab) -> None:
-        from tutor.ui.labs import LAB_TITLES, lab_screen
-
-        try:
-            screen = lab_screen(event.name, event.preset)
-        except KeyError:
-            self.notify(f"There is no lab called {event.name!r}.", severity="error")
-            return
-        except Exception as exc:  # a lab still being written must not take the app down
-            title = LAB_TITLES.get(event.name, event.name)
-            self.notify(f"The {title} lab could not open: {exc}", severity="error")
-            return
-        self.push_screen(screen)
-
-    @on(OpenReviews)
-    def open_reviews(self) -> None:
-        from tutor.ui.screens.review import ReviewScreen
-
-        self.push_screen(ReviewScreen())
-
-    @on(OpenDoctor)
-    def open_doctor(self) -> None:
-        from tutor.ui.screens.doctor import DoctorScreen
-
-        self.push_screen(DoctorScreen())
-
     # --- actions -------------------------------------------------------------------------------
 
     def action_help(self) -> None:
@@ -234,9 +184,14 @@ class TutorApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         keys: dict[str, tuple[str, str]] = {}
+        declared = {
+            b.action for b in getattr(type(self.screen), "BINDINGS", []) if isinstance(b, Binding)
+        }
         for node, binding, enabled, _tooltip in self.active_bindings.values():
-            useful = binding.show or node is self.screen
-            generic = isinstance(node, App) or binding.action in ("focus_next", "focus_previous")
+            useful = binding.show or binding.action in declared
+            generic = (
+                isinstance(node, App) or node is self.screen and binding.action not in declared
+            )
             if binding.description and enabled and useful and not generic and not binding.system:
                 display = binding.key_display or self.get_key_display(binding)
                 keys.setdefault(binding.action, (display, binding.description))

@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static, TextArea
 
 from tutor.ui.messages import OpenLab
+from tutor.ui.screens.drill_editor import EditorActions
 from tutor.ui.screens.drill_parts import (
     answer_widget,
     draw_variant,
@@ -37,7 +38,7 @@ KIND_HELP = {
 }
 
 
-class DrillScreen(Screen[bool | None]):
+class DrillScreen(EditorActions, Screen[bool | None]):
     """One drill, one variant (seed). Dismisses with whether it was solved (None: the learner
     left with escape, which ends a review session)."""
 
@@ -177,8 +178,12 @@ class DrillScreen(Screen[bool | None]):
         if action:
             action()
 
+    def current_answer(self) -> str:
+        """The answer as it stands in the answer widget."""
+        return read_answer(self.ref.drill.kind, self.query_one("#answer"))
+
     def action_submit(self) -> None:
-        answer = read_answer(self.ref.drill.kind, self.query_one("#answer"))
+        answer = self.current_answer()
         if not answer.strip():
             self.notify("Type an answer first.")
             return
@@ -286,59 +291,6 @@ class DrillScreen(Screen[bool | None]):
             self.action_watch()
             return
         self.dismiss(None if self.review else self.solved)
-
-    # --- $EDITOR and watch mode -----------------------------------------------------------------
-
-    def _session(self) -> EditorSession:
-        if self.editor_session is None:
-            self.editor_session = EditorSession(self.full_id, self.ref.drill.kind)
-        return self.editor_session
-
-    def action_editor(self) -> None:
-        if self.ref.drill.kind not in ("code", "fix"):
-            self.notify("$EDITOR is for code and fix drills.")
-            return
-        session = self._session()
-        session.write(read_answer(self.ref.drill.kind, self.query_one("#answer")))
-        try:
-            with self.app.suspend():
-                session.edit()
-        except Exception as exc:  # headless, or no editor
-            self.notify(f"Could not open $EDITOR: {exc}", severity="error")
-            return
-        self.refresh(layout=True)
-        self._take_file(session.read())
-
-    def action_watch(self) -> None:
-        if self.ref.drill.kind not in ("code", "fix"):
-            self.notify("Watch mode is for code and fix drills.")
-            return
-        session = self._session()
-        if session.watching:
-            session.watching = False
-            self.workers.cancel_group(self, "watch")
-            self.query_one(RunStatus).message = "stopped watching"
-            return
-        session.write(read_answer(self.ref.drill.kind, self.query_one("#answer")))
-        session.watching = True
-        self.query_one(RunStatus).message = f"watching {session.path}: save it to re-grade"
-        self._watch(session)
-
-    @work(exclusive=True, group="watch")
-    async def _watch(self, session: EditorSession) -> None:
-        """Re-grade whenever the watched file is saved (like rustlings)."""
-        while session.watching:
-            await asyncio.sleep(0.3)
-            if session.changed():
-                self._take_file(session.read())
-
-    def _take_file(self, text: str) -> None:
-        widget = self.query_one("#answer")
-        kind = self.ref.drill.kind
-        if kind in ("code", "fix"):
-            widget.load_text(text)  # type: ignore[attr-defined]
-        if text.strip():
-            self.grade(text)
 
 
 def draw_variant_text(text: str, params: dict[str, Any]) -> str:

@@ -48,6 +48,8 @@ class LessonScreen(Screen[None]):
         self.lesson = None
         self._parts: list = []
         self._active_run: SnippetView | None = None
+        self.first_frame_parts = 0
+        """How many chunks the first frame held (the rest are mounted after it)."""
 
     def compose(self) -> ComposeResult:
         lesson = self.app.catalog.lessons[self.chapter]
@@ -82,20 +84,29 @@ class LessonScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self._fill_side()
 
-    @work(exclusive=True, group="lesson-mount")
+    @work(exclusive=True, group="lesson-mount", exit_on_error=False)
     async def _mount_rest(self) -> None:
         """Mount the remaining chunks a batch at a time, yielding to the UI between batches."""
+        self.first_frame_parts = self.mounted_parts
         scroll = self.query_one("#lesson-scroll", VerticalScroll)
         rest = self._parts[FIRST_CHUNKS:]
         for start in range(0, len(rest), BATCH):
+            if not self.is_attached:
+                return
             await scroll.mount_all([part_widget(p) for p in rest[start : start + BATCH]])
             await asyncio.sleep(0)
-        self.query_one("#lesson-status", Static).update(self._status_text())
+        if self.is_attached:
+            self.query_one("#lesson-status", Static).update(self._status_text())
+
+    @property
+    def mounted_parts(self) -> int:
+        """How many chunks of the lesson are in the document so far."""
+        return len(self.query(".lesson-prose")) + len(self.query(SnippetView))
 
     @property
     def fully_mounted(self) -> bool:
         """Whether every chunk of the lesson is in the document."""
-        return len(self.query(".lesson-prose")) + len(self.query(SnippetView)) == len(self._parts)
+        return self.mounted_parts == len(self._parts)
 
     def _scrolled(self, scroll_y: float) -> None:
         scroll = self.query_one("#lesson-scroll", VerticalScroll)

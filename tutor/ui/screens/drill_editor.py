@@ -1,0 +1,71 @@
+"""$EDITOR and watch mode for the drill screen (a mixin, so the screen module stays small)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual import work
+
+from tutor.ui.screens.editor import EditorSession
+
+
+class EditorActions:
+    """$EDITOR and watch mode for a drill screen (mixed into ``DrillScreen``): the answer goes
+    to a file under ``$TUTOR_HOME/work/``; on return, or on every save while watching, the
+    file is loaded into the editor and graded."""
+
+    editor_session: EditorSession | None
+    full_id: str
+    ref: Any
+
+    def _session(self) -> EditorSession:
+        if self.editor_session is None:
+            self.editor_session = EditorSession(self.full_id, self.ref.drill.kind)
+        return self.editor_session
+
+    def action_editor(self) -> None:
+        if self.ref.drill.kind not in ("code", "fix"):
+            self.notify("$EDITOR is for code and fix drills.")
+            return
+        session = self._session()
+        session.write(self.current_answer())
+        try:
+            with self.app.suspend():
+                session.edit()
+        except Exception as exc:  # headless, or no editor
+            self.notify(f"Could not open $EDITOR: {exc}", severity="error")
+            return
+        self.refresh(layout=True)
+        self._take_file(session.read())
+
+    def action_watch(self) -> None:
+        if self.ref.drill.kind not in ("code", "fix"):
+            self.notify("Watch mode is for code and fix drills.")
+            return
+        session = self._session()
+        if session.watching:
+            session.watching = False
+            self.workers.cancel_group(self, "watch")
+            self.query_one("#drill-status").message = "stopped watching"
+            return
+        session.write(self.current_answer())
+        session.watching = True
+        self.query_one("#drill-status").message = f"watching {session.path}: save it to re-grade"
+        self._watch(session)
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self, session: EditorSession) -> None:
+        """Re-grade whenever the watched file is saved (like rustlings)."""
+        while session.watching:
+            await asyncio.sleep(0.3)
+            if session.changed():
+                self._take_file(session.read())
+
+    def _take_file(self, text: str) -> None:
+        widget = self.query_one("#answer")
+        kind = self.ref.drill.kind
+        if kind in ("code", "fix"):
+            widget.load_text(text)  # type: ignore[attr-defined]
+        if text.strip():
+            self.grade(text)
