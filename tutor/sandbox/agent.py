@@ -17,6 +17,7 @@ import os
 import re
 import signal
 import sys
+import time
 import traceback
 
 import torch
@@ -66,7 +67,9 @@ def child_main(job: Job) -> None:
             os.write(2, traceback.format_exc().encode()[-2000:])
         finally:
             os._exit(SETUP_FAILED)
+    ready = time.monotonic()
     report = _execute(job.request)
+    report["clock"] = {"ready": ready, "ran": time.monotonic()}
     try:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):

@@ -50,6 +50,8 @@ class AsyncSandbox:
         self._ids = itertools.count(1)
         self._lock: asyncio.Lock | None = None
         self._closed = False
+        self.last_timings: dict[str, float] = {}
+        """Where the last run's time went inside the runtime (milliseconds per phase)."""
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -281,6 +283,7 @@ class AsyncSandbox:
     # -- results ----------------------------------------------------------------------------
 
     def _to_result(self, reply: dict, limits: Limits) -> RunResult:
+        self.last_timings = dict(reply.get("timings") or {})
         exc = reply.get("exception")
         status = Status(reply.get("status", "sandbox_error"))
         return RunResult(

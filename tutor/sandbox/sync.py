@@ -79,6 +79,11 @@ class Sandbox:
         return self._async.layers
 
     @property
+    def last_timings(self) -> dict[str, float]:
+        """Where the last run's time went inside the runtime (milliseconds per phase)."""
+        return self._async.last_timings
+
+    @property
     def runtime_pid(self) -> int | None:
         """The process id of the running runtime."""
         return self._async.runtime_pid

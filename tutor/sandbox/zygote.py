@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -20,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from tutor.sandbox import containment, reaper
+from tutor.sandbox import containment, hugepages, reaper
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import Ending, classify
@@ -169,6 +170,9 @@ class Zygote:
                     probe_errors[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # noqa: BLE001
             probe_errors["tutor.probes"] = f"{type(exc).__name__}: {exc}"
+        gc.collect()
+        gc.freeze()  # children never scan (and so never copy) the zygote's objects
+        huge = hugepages.collapse_heap()
         return {
             "event": "ready",
             "pid": os.getpid(),
@@ -180,6 +184,7 @@ class Zygote:
             "scratch": self.base,
             "threads": _threads(),
             "probe_errors": probe_errors,
+            "huge_mappings": huge,
         }
 
     def send(self, message: dict) -> None:
@@ -241,13 +246,16 @@ class Zygote:
             else (count_tasks(os.getuid()) + limits.processes)
         )
         job_fds = watch.open()
+        t_fork = time.monotonic()
         pid = os.fork()
         if pid == 0:
             self.agent.child_main(
                 self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
             )
         watch.started(pid)
+        t_forked = time.monotonic()
         end = watch.follow(self)
+        t_reaped = time.monotonic()
         reaper.kill_everything_below()
         watch.drain()
         if marks:
@@ -263,6 +271,7 @@ class Zygote:
             "exception": (end.result or {}).get("exception"),
             "value": (end.result or {}).get("value") if status == "ok" else None,
             "duration_ms": round((time.monotonic() - started) * 1000, 3),
+            "timings": _timings(started, t_fork, t_forked, t_reaped, end.result),
         }
         return reply
 
@@ -396,6 +405,23 @@ class Watch:
         except ValueError:
             return None
         return data if isinstance(data, dict) else None
+
+
+def _timings(started: float, fork: float, forked: float, reaped: float, result) -> dict:
+    """Where one run's time went, in milliseconds (the child's clock marks when it reported)."""
+    ms = {
+        "prepare": fork - started,
+        "fork": forked - fork,
+        "cleanup": time.monotonic() - reaped,
+    }
+    clock = (result or {}).get("clock") or {}
+    if "ready" in clock and "ran" in clock:
+        ms["child_setup"] = clock["ready"] - fork
+        ms["code"] = clock["ran"] - clock["ready"]
+        ms["exit_and_reap"] = reaped - clock["ran"]
+    else:
+        ms["child"] = reaped - fork
+    return {key: round(value * 1000, 3) for key, value in ms.items()}
 
 
 def _threads() -> int:
