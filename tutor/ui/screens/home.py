@@ -7,6 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
@@ -46,12 +47,17 @@ class HomeScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    views: reactive[list[ChapterView]] = reactive(list, always_update=True)
+    """Every chapter with its progress, bound down to the chapter list."""
+    selected: reactive[ChapterView | None] = reactive(None)
+    """The highlighted chapter, bound down to the detail panel."""
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="home-summary")
         with Horizontal(id="home-body"):
-            yield ChapterList(id="chapters")
-            yield ChapterDetail(id="chapter-detail")
+            yield ChapterList(id="chapters").data_bind(chapters=HomeScreen.views)
+            yield ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected)
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -78,12 +84,11 @@ class HomeScreen(Screen[None]):
         self.query_one("#home-summary", Static).update(
             summary_text(list(self._views.values()), len(due), resume)
         )
-        chapters = self.query_one(ChapterList)
-        chapters.chapters = list(self._views.values())
-        self._show(chapters.current)
+        self.views = list(self._views.values())
+        self._show(self.query_one(ChapterList).current)
 
     def _show(self, number: int | None) -> None:
-        self.query_one(ChapterDetail).view = self._views.get(number) if number else None
+        self.selected = self._views.get(number) if number else None
 
     @on(ChapterList.Highlighted)
     def _highlighted(self, event: ChapterList.Highlighted) -> None:
