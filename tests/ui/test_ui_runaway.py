@@ -91,3 +91,36 @@ async def test_flood_of_output_leaves_the_ui_responsive(make_app):
         assert not grade.correct
         assert grade.status in ("output_limit", "timeout")
         assert len(str(screen.query_one(FeedbackPanel).render())) < 5000
+
+
+async def test_a_runaway_lesson_snippet_cancels_with_escape(make_app, catalog):
+    from tutor.content.models import Lesson
+    from tutor.ui.screens.lesson import LessonScreen
+    from tutor.ui.widgets.snippet import SnippetView
+
+    body = (
+        "# Loops\n\n```python run\nwhile True:\n    pass\n```\n\n"
+        "Then:\n\n```python run\nprint(1 + 1)\n```\n\n```output\n2\n```\n"
+    )
+    catalog.lessons[1] = Lesson(chapter=1, title="Loops", thesis="Spin.", body=body)
+    app = make_app(catalog=catalog)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        spin, add = list(screen.query(SnippetView))
+        spin.focus()
+        await pilot.press("r")
+        await pilot.pause()
+        assert spin.running
+        await pilot.press("escape")  # cancels the run, stays on the lesson
+        await wait_until(lambda: not spin.running, pilot)
+        assert isinstance(app.screen, LessonScreen)
+        assert "cancelled" in str(spin.query_one(".live").render())
+        add.focus()
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert add.live.stdout == "2\n"
