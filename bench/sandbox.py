@@ -20,13 +20,40 @@ SNIPPET = "x = torch.arange(12.0).reshape(3, 4)\nprint((x @ x.T).sum().item())\n
 COLD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + SNIPPET
 
 
-def warm(box: Sandbox, n: int) -> list[float]:
-    """Wall-clock milliseconds of ``n`` runs through the sandbox."""
+PHASES = {
+    "prepare": "scratch dir, pipes, sweep marks (zygote, before fork)",
+    "fork": "fork() in the zygote",
+    "child_start": "fork() call to the child's first line (includes the fork)",
+    "child_setup": "setsid, fds, rlimits, uid drop, threads, streams (COW faults)",
+    "code": "the snippet itself",
+    "exit_and_reap": "child exit, address-space teardown, reap",
+    "cleanup": "kill leftovers, sweep, remove scratch (zygote)",
+    "supervisor_and_pipes": "JSON lines, asyncio, thread hop (supervisor)",
+}
+
+
+def warm(box: Sandbox, n: int, phases: dict[str, list[float]] | None = None) -> list[float]:
+    """Wall-clock milliseconds of ``n`` runs through the sandbox (phases: filled per run)."""
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
         result = box.run(SNIPPET)
         times.append((time.perf_counter() - t0) * 1000)
+        if phases is not None:
+            for key, value in box.last_timings.items():
+                phases.setdefault(key, []).append(value)
+            inside = sum(
+                box.last_timings.get(k, 0.0)
+                for k in (
+                    "prepare",
+                    "child_start",
+                    "child_setup",
+                    "code",
+                    "exit_and_reap",
+                    "cleanup",
+                )
+            )
+            phases.setdefault("supervisor_and_pipes", []).append(times[-1] - inside)
         assert result.ok and result.stdout.strip() == "1134.0", result
     return times
 
@@ -80,7 +107,8 @@ def main() -> None:
         box.start()
         start_ms = (time.perf_counter() - t0) * 1000
         warm(box, 3)  # first runs touch pages the later ones share
-        warm_ms = warm(box, args.warm)
+        phases: dict[str, list[float]] = {}
+        warm_ms = warm(box, args.warm, phases)
         layers = box.layers
     cold_ms = cold(args.cold)
     fork_ms = bare_fork(40)
@@ -94,6 +122,10 @@ def main() -> None:
     print(
         f"bare fork floor  {f:8.1f} ms  (fork+exit+wait of a torch process; warm is {w / f:.1f}x)"
     )
+    print("where a warm run's time goes (medians, ms):")
+    for key, label in PHASES.items():
+        if key in phases:
+            print(f"  {statistics.median(phases[key]):6.2f}  {key:21s} {label}")
 
 
 if __name__ == "__main__":

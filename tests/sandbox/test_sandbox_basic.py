@@ -72,3 +72,19 @@ def test_os_exit_keeps_output(sandbox):
     assert result.status is Status.error
     assert result.reason == "exited with status 3"
     assert result.stdout == "before\n"
+
+
+def test_random_state_is_like_a_fresh_process(sandbox):
+    import subprocess
+    import sys
+
+    seeded = "torch.manual_seed(0)\nimport random\nrandom.seed(1)\nprint(torch.randn(3).tolist(), random.random())"
+    real = subprocess.run(
+        [sys.executable, "-c", "import torch\n" + seeded],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert sandbox.run(seeded).stdout == real.stdout
+    unseeded = "import random\nprint(random.random())"
+    assert sandbox.run(unseeded).stdout != sandbox.run(unseeded).stdout

@@ -30,6 +30,8 @@ ANSWER = "<answer>"
 TARGET = re.compile(
     r"^tutor\.probes\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
 )
+#: whether each run reseeds torch's default generator (set by the zygote at start-up)
+RESEED_TORCH = False
 #: exit codes the agent uses when it cannot report through the result pipe
 SETUP_FAILED = 111
 RESULT_LOST = 112
@@ -60,6 +62,7 @@ class Job:
 
 def child_main(job: Job) -> None:
     """Entry point in the forked child. Never returns."""
+    entered = time.monotonic()
     try:
         _prepare(job)
     except BaseException:  # noqa: BLE001 - anything here means no sandbox; refuse to run
@@ -69,7 +72,7 @@ def child_main(job: Job) -> None:
             os._exit(SETUP_FAILED)
     ready = time.monotonic()
     report = _execute(job.request)
-    report["clock"] = {"ready": ready, "ran": time.monotonic()}
+    report["clock"] = {"entered": entered, "ready": ready, "ran": time.monotonic()}
     try:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
@@ -130,6 +133,7 @@ def _prepare(job: Job) -> None:
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     prctl(PR_SET_DUMPABLE, 1)
     torch.set_num_threads(max(1, job.limits.threads))
+    _reseed()
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
     sys.stdout = io.TextIOWrapper(
         io.FileIO(1, "w", closefd=False),
@@ -144,6 +148,24 @@ def _prepare(job: Job) -> None:
         write_through=True,
     )
     sys.argv = [ANSWER]
+
+
+def _reseed() -> None:
+    """Random state as a new process would have it, so runs behave like ``python answer.py``.
+
+    Python's and numpy's global RNGs get fresh entropy. torch's default generator does too when
+    this torch seeds fresh processes from the OS (``RESEED_TORCH``); otherwise it keeps the
+    zygote's untouched fixed-seed state, exactly what a fresh process of that torch starts with.
+    """
+    import random
+
+    random.seed()
+    if RESEED_TORCH:
+        torch.seed()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        with contextlib.suppress(Exception):
+            numpy.random.seed()
 
 
 def _execute(request: dict) -> dict:

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import gc
 import importlib
+import io
 import json
 import os
 import pkgutil
@@ -27,6 +28,8 @@ from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import Ending, classify
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: the seed torch versions that do not seed from the OS give a fresh process's generator
+DEFAULT_TORCH_SEED = 67280421310721
 #: environment that keeps torch's thread pools from starting in the zygote
 THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_THREAD_LIMIT")
 #: modules loaded before the first fork: runs share them and never need to read them again
@@ -149,12 +152,16 @@ class Zygote:
             os.environ[key] = containment.runtime_env(PROJECT_ROOT)[key]
         import torch
 
+        fresh_rng = torch.random.get_rng_state()
+        fixed_seed = torch.initial_seed() == DEFAULT_TORCH_SEED
+
         torch.set_num_threads(1)
         with contextlib.suppress(RuntimeError):
             torch.set_num_interop_threads(1)
         from tutor.sandbox import agent
 
         self.agent = agent
+        agent.RESEED_TORCH = not fixed_seed  # a fresh process of this torch seeds randomly
         for name in PRELOAD:
             with contextlib.suppress(Exception):  # optional conveniences
                 importlib.import_module(name)
@@ -170,6 +177,8 @@ class Zygote:
                     probe_errors[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # noqa: BLE001
             probe_errors["tutor.probes"] = f"{type(exc).__name__}: {exc}"
+        _warm_up(torch)
+        torch.random.set_rng_state(fresh_rng)  # probes and warm-up may have drawn numbers
         gc.collect()
         gc.freeze()  # children never scan (and so never copy) the zygote's objects
         huge = hugepages.collapse_heap()
@@ -407,6 +416,18 @@ class Watch:
         return data if isinstance(data, dict) else None
 
 
+def _warm_up(torch) -> None:
+    """Run a few tiny single-threaded ops once, so each child finds torch's lazy state ready."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            x = torch.arange(12.0).reshape(3, 4)
+            y = torch.nn.functional.relu(torch.nn.Linear(4, 2)(x)).sum()
+            y.backward()
+            print(x, (x @ x.T).sum().item(), x.int(), x > 1, x.T.contiguous().stride())
+    except Exception:  # noqa: BLE001 - a warm-up only
+        pass
+
+
 def _timings(started: float, fork: float, forked: float, reaped: float, result) -> dict:
     """Where one run's time went, in milliseconds (the child's clock marks when it reported)."""
     ms = {
@@ -416,7 +437,8 @@ def _timings(started: float, fork: float, forked: float, reaped: float, result) 
     }
     clock = (result or {}).get("clock") or {}
     if "ready" in clock and "ran" in clock:
-        ms["child_setup"] = clock["ready"] - fork
+        ms["child_start"] = clock.get("entered", fork) - fork
+        ms["child_setup"] = clock["ready"] - clock.get("entered", fork)
         ms["code"] = clock["ran"] - clock["ready"]
         ms["exit_and_reap"] = reaped - clock["ran"]
     else:
