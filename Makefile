@@ -44,3 +44,14 @@ bench: install-dev
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# A second sandbox runtime with torch_xla (CPU PJRT) and torchax: ~7 GB of downloads.
+# Name it in config ($TUTOR_HOME/config.toml): [runtimes.xla] python = ".venv-xla/bin/python"
+XLA_VENV ?= .venv-xla
+.PHONY: xla-runtime
+xla-runtime:
+	$(PYTHON) -m venv $(XLA_VENV)
+	$(XLA_VENV)/bin/pip install --upgrade pip
+	$(XLA_VENV)/bin/pip install torch==2.9.0 torch_xla==2.9.0 torchax==0.0.13 "jax[cpu]"
+	$(XLA_VENV)/bin/pip install pydantic pyyaml platformdirs click packaging
+	$(XLA_VENV)/bin/pip install -e . --no-deps
