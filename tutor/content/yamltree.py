@@ -21,26 +21,31 @@ _IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
 
 
 _INT = "tag:yaml.org,2002:int"
+_SCALAR = yaml.ScalarNode
+_SEQUENCE = yaml.SequenceNode
 _TAGS: dict[str, str] = {}
 """plain scalar -> its resolved tag (keys and short values repeat a lot in packs)"""
 
 
 def _resolve(self: Any, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
     """SafeLoader's YAML 1.1 tag resolution, minus the unused path resolvers (much faster)."""
-    if kind is yaml.ScalarNode:
-        if not implicit[0]:
-            return _STR
-        tag = _TAGS.get(value)
-        if tag is None:
-            tag = _STR
-            for candidate, regexp in _IMPLICIT.get(value[:1], ()):
-                if regexp.match(value):
-                    tag = candidate
-                    break
-            if len(value) <= 40 and len(_TAGS) < 20_000:
-                _TAGS[value] = tag
-        return tag
-    return _SEQ if kind is yaml.SequenceNode else _MAP
+    if kind is _SCALAR:
+        if implicit[0]:
+            tag = _TAGS.get(value)
+            return tag if tag is not None else _resolve_plain(value)
+        return _STR
+    return _SEQ if kind is _SEQUENCE else _MAP
+
+
+def _resolve_plain(value: str) -> str:
+    tag = _STR
+    for candidate, regexp in _IMPLICIT.get(value[:1], ()):
+        if regexp.match(value):
+            tag = candidate
+            break
+    if len(value) <= 40 and len(_TAGS) < 20_000:
+        _TAGS[value] = tag
+    return tag
 
 
 try:
@@ -59,6 +64,10 @@ if CParser is not None:
             yaml.resolver.BaseResolver.__init__(self)
 
         resolve = _resolve
+        # libyaml's composer calls these around every node to track path resolvers, which
+        # are not used here: builtins that accept the same arguments make them near-free.
+        descend_resolver = slice  # called as (parent, index)
+        ascend_resolver = tuple  # called as ()
 
 else:  # pragma: no cover - PyYAML built without libyaml
 
@@ -71,8 +80,6 @@ class NeedsFullBuild(Exception):
 
 
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
-_SCALAR = yaml.ScalarNode
-_SEQUENCE = yaml.SequenceNode
 
 
 def compose(text: str) -> yaml.Node | None:
