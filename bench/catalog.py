@@ -113,6 +113,7 @@ def write_tree(root: Path) -> None:
 
 
 def main() -> None:
+    """Generate the tree, time the loads, print the figures."""
     from tutor.content.catalog import Catalog
     from tutor.settings import Settings
 
