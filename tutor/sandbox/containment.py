@@ -64,21 +64,28 @@ def sandbox_uid(pid: int | None = None) -> int | None:
 
 
 def python_paths(project_root: str) -> list[str]:
-    """Directories the runtime's Python needs, outermost first, nested ones dropped."""
-    found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, project_root]
-    found += [os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))]
+    """Directories the runtime's Python needs, outermost first, nested ones dropped.
+
+    The interpreter's prefixes and the project are always kept (even under /tmp); other
+    ``sys.path`` entries are kept unless they lie in a shared directory such as /tmp. A shared
+    directory itself, / and /usr (bound anyway) are never in the list.
+    """
+    needed = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, project_root]
+    needed += [os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))]
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        found.append(sysconfig.get_paths().get(key, ""))
-    cwd = os.getcwd()
-    found += [p for p in sys.path if p and os.path.realpath(p) != os.path.realpath(cwd)]
-    real = sorted({os.path.realpath(p) for p in found if p and os.path.isdir(p)})
+        needed.append(sysconfig.get_paths().get(key, ""))
     shared = [os.path.realpath(p) for p in ("/tmp", "/var/tmp", "/dev/shm", "/proc", "/dev")]
+    cwd = os.path.realpath(os.getcwd())
+    extra = []
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else cwd
+        if real != cwd and not any(real.startswith(s + "/") for s in shared):
+            extra.append(real)
+    real_paths = sorted({os.path.realpath(p) for p in needed + extra if p and os.path.isdir(p)})
     kept: list[str] = []
-    for path in real:
-        if path in ("/", "/usr") or path.startswith("/usr/"):
+    for path in real_paths:
+        if path in ("/", "/usr") or path.startswith("/usr/") or path in shared:
             continue
-        if any(path == s or path.startswith(s + "/") for s in shared):
-            continue  # never expose the host's shared directories inside the sandbox
         if not any(path == k or path.startswith(k + "/") for k in kept):
             kept.append(path)
     return kept

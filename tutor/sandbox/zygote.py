@@ -145,6 +145,10 @@ class Zygote:
             self.layers.append("netns")
         self.base = tempfile.mkdtemp(prefix="tutor-runs-")
         os.chmod(self.base, 0o711)
+        # inside bwrap, what /tmp holds now (the base, bound project dirs) stays; runs' files go
+        self.keep = {self.base}
+        if self.private_tmp:
+            self.keep |= {os.path.join("/tmp", name) for name in os.listdir("/tmp")}
 
     def boot(self) -> dict:
         """Import torch and the probes once; return the ready message."""
@@ -268,7 +272,7 @@ class Zygote:
         reaper.kill_everything_below()
         watch.drain()
         if marks:
-            reaper.sweep(marks, self.uid, keep={self.base})
+            reaper.sweep(marks, self.uid, keep=self.keep)
         reaper.remove(scratch)
         end.result = watch.result()
         status, reason = classify(end, limits)
