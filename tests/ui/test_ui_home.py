@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from tutor.progress.store import Store
+from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.home import HomeScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.chapter_list import ChapterList
+from tutor.ui.widgets.order_list import OrderList
 
 
 def summary(app) -> str:
@@ -59,12 +61,23 @@ async def test_progress_survives_a_relaunch(make_app):
         await pilot.pause()
         await pilot.press("m")  # mark the lesson read
         await pilot.pause()
+        app.post_message(OpenDrill("fixture-basics/step-order"))
+        await pilot.pause()
+        await pilot.pause()
+        order = app.screen.query_one(OrderList)
+        order.lines = list(app.catalog.drill("fixture-basics/step-order").drill.lines)
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
     # a second launch opens the same database from TUTOR_HOME
     again = make_app(warm_sandbox=False)
     async with again.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert "lesson ✓" in chapter_line(again, 1)
-        assert "continue: lesson 1" in summary(again)
+        assert "drills 1/5" in chapter_line(again, 1) and "quiz 1/2" in chapter_line(again, 1)
+        assert "continue: drill · One training step" in summary(again)
     assert Store().lesson_read(1)
 
 
