@@ -38,3 +38,21 @@ def test_theme_follows_the_environment(monkeypatch):
     assert default_theme() == "tutor-light"
     monkeypatch.setenv("TUTOR_THEME", "dark")
     assert default_theme() == "tutor-dark"
+
+
+def test_unknown_runtime_is_one_line_not_a_traceback(tutor_home):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "tutor", "--runtime", "no-such-runtime"],
+        cwd=Path(__file__).resolve().parents[2],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("tutor: no runtime 'no-such-runtime'")
+    assert "Traceback" not in proc.stderr

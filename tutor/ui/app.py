@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -224,5 +225,15 @@ class TutorApp(Navigator, App[None]):
 
 
 def run_app(settings: Settings) -> None:
-    """Build the catalog, store and sandbox for ``settings`` and run the tutor."""
-    TutorApp(settings).run()
+    """Build the catalog, store and sandbox for ``settings`` and run the tutor.
+
+    An unknown ``--runtime`` is reported in one line (exit status 2), not a traceback.
+    """
+    from tutor.sandbox.runtimes import RuntimeNotFound
+
+    try:
+        app = TutorApp(settings)
+    except RuntimeNotFound as exc:
+        print(f"tutor: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    app.run()
