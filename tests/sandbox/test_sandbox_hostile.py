@@ -402,3 +402,69 @@ def test_closing_result_pipe_is_not_a_crash_of_the_sandbox(sandbox):
     assert result.status in (Status.ok, Status.error)
     assert result.stdout == "hi\n"
     assert run(sandbox, "print(1)").ok
+
+
+def test_exception_whose_str_raises(sandbox):
+    code = """
+        class Nasty(Exception):
+            def __str__(self):
+                raise RuntimeError('no message for you')
+        raise Nasty()
+    """
+    result = run(sandbox, code)
+    assert result.status is Status.error
+    assert result.exception.type == "Nasty"
+    assert run(sandbox, "print('fine')").stdout == "fine\n"
+
+
+def test_replacing_os_exit_does_not_escape_the_child(sandbox):
+    code = "import os\nos._exit = lambda code: None\nprint('patched')"
+    result = run(sandbox, code)
+    assert result.status is Status.ok
+    assert run(sandbox, "print('next')").stdout == "next\n"
+
+
+def test_deep_directory_tree_in_scratch_is_removed(sandbox):
+    code = """
+        import os
+        top = os.getcwd()
+        for _ in range(3000):
+            os.mkdir('d')
+            os.chdir('d')
+        os.chdir(top)
+        print(top)
+    """
+    result = run(sandbox, code, timeout=30)
+    assert result.ok, result
+    if "bwrap" not in result.containment:
+        assert not os.path.exists(result.stdout.strip())
+    assert run(sandbox, "print('next')").stdout == "next\n"
+
+
+def test_unwritable_and_unreadable_leftovers_are_removed(sandbox):
+    code = """
+        import os
+        os.makedirs('locked/inner')
+        open('locked/inner/f', 'w').write('x')
+        os.chmod('locked/inner', 0)
+        os.chmod('locked', 0)
+        print(os.getcwd())
+    """
+    result = run(sandbox, code)
+    assert result.ok
+    if "bwrap" not in result.containment:
+        assert not os.path.exists(result.stdout.strip())
+
+
+def test_escape_sequences_in_exceptions_are_stripped(sandbox):
+    code = """
+        Evil = type('Evil\\x1b[2J', (Exception,), {})
+        raise Evil('\\x1b]0;pwned\\x07message \\x1b[31mred')
+    """
+    result = run(sandbox, code)
+    assert result.status is Status.error
+    shown = result.reason + result.exception.type + result.exception.message
+    shown += result.exception.traceback
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert result.exception.type == "Evil"
+    assert result.exception.message == "message red"

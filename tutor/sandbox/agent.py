@@ -61,21 +61,34 @@ class Job:
 
 
 def child_main(job: Job) -> None:
-    """Entry point in the forked child. Never returns."""
+    """Entry point in the forked child. Never returns, whatever the learner's code did."""
+    exit_now = os._exit  # learner code may replace os._exit; this reference stays
+    try:
+        _child(job, exit_now)
+    finally:
+        exit_now(SETUP_FAILED)
+
+
+def _child(job: Job, exit_now) -> None:
     entered = time.monotonic()
     try:
         _prepare(job)
     except BaseException:  # noqa: BLE001 - anything here means no sandbox; refuse to run
-        try:
+        with contextlib.suppress(BaseException):
             os.write(2, traceback.format_exc().encode()[-2000:])
-        finally:
-            os._exit(SETUP_FAILED)
+        exit_now(SETUP_FAILED)
     ready = time.monotonic()
-    report = _execute(job.request)
+    try:
+        report = _execute(job.request)
+    except BaseException as exc:  # noqa: BLE001 - e.g. an exception whose __str__ raises
+        report = {
+            "kind": "error",
+            "exception": {"type": _safe_name(exc), "message": "", "traceback": ""},
+        }
     report["clock"] = {"entered": entered, "ready": ready, "ran": time.monotonic()}
     try:
         for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(BaseException):
                 stream.flush()
         data = json.dumps(report).encode()
         view = memoryview(data)
@@ -83,8 +96,23 @@ def child_main(job: Job) -> None:
             view = view[os.write(3, view) :]
         os.close(3)
     except BaseException:  # noqa: BLE001
-        os._exit(RESULT_LOST)
-    os._exit(0)
+        exit_now(RESULT_LOST)
+    exit_now(0)
+
+
+def _safe_name(exc: BaseException) -> str:
+    try:
+        return str(type(exc).__name__)
+    except BaseException:  # noqa: BLE001
+        return "BaseException"
+
+
+def _safe_str(exc: BaseException) -> str:
+    """``str(exc)``, or a note when the exception's own ``__str__`` fails."""
+    try:
+        return str(exc)
+    except BaseException:  # noqa: BLE001
+        return "<the exception could not be shown>"
 
 
 def _prepare(job: Job) -> None:
@@ -220,7 +248,7 @@ def _call(target: str, kwargs: dict):
 
 def _kind_of(exc: BaseException) -> str:
     """Sort an exception into the verdict it implies: memory, file or error."""
-    text = str(exc)
+    text = _safe_str(exc)
     if isinstance(exc, RuntimeError) and (
         "can't allocate memory" in text or "bad_alloc" in text or "Cannot allocate memory" in text
     ):
@@ -241,9 +269,9 @@ def _describe(exc: BaseException, request: dict) -> dict:
     else:
         frames = [f for f in frames if f.filename == ANSWER]
     lines = traceback.format_list(frames)
-    message = str(exc)
-    head = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    message = _safe_str(exc)
+    head = f"{_safe_name(exc)}: {message}" if message else type(exc).__name__
     text = ("Traceback (most recent call last):\n" + "".join(lines) if lines else "") + head
     if isinstance(exc, SyntaxError) and exc.text:
         text = f'  File "{ANSWER}", line {exc.lineno}\n    {exc.text.strip()}\n{head}'
-    return {"type": type(exc).__name__, "message": message[:4000], "traceback": text[-8000:]}
+    return {"type": _safe_name(exc), "message": message[:4000], "traceback": text[-8000:]}

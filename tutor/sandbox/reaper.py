@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import stat
+import subprocess
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -190,8 +191,16 @@ def remove(path: str) -> None:
             shutil.rmtree(path, onerror=_fix_and_retry)
         else:
             os.unlink(path)
-    except OSError:
+    except (OSError, RecursionError):
         pass
+    if os.path.lexists(path):  # too deep for rmtree's recursion, or it kept failing
+        subprocess.run(
+            ["rm", "-rf", "--one-file-system", "--", path],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
 
 
 def _fix_and_retry(func, path, _exc) -> None:

@@ -27,6 +27,12 @@ GRACE = 5.0
 LINE_LIMIT = 256 * 1024 * 1024
 
 
+def _clean_text(value: object, limit: int) -> str:
+    """A string from the runtime, safe to show: controls stripped, length capped."""
+    text = value if isinstance(value, str) else ("" if value is None else str(value))
+    return clean_output(text[:limit].encode("utf-8", "replace"))
+
+
 class SandboxError(RuntimeError):
     """The runtime could not be started (not the learner's fault)."""
 
@@ -285,13 +291,22 @@ class AsyncSandbox:
     def _to_result(self, reply: dict, limits: Limits) -> RunResult:
         self.last_timings = dict(reply.get("timings") or {})
         exc = reply.get("exception")
-        status = Status(reply.get("status", "sandbox_error"))
+        try:
+            status = Status(reply.get("status", "sandbox_error"))
+        except ValueError:
+            status = Status.sandbox_error
+        if isinstance(exc, dict):  # learner-controlled text: type names and messages too
+            exc = ExceptionInfo(
+                type=_clean_text(exc.get("type"), 200),
+                message=_clean_text(exc.get("message"), 4000),
+                traceback=_clean_text(exc.get("traceback"), 8000),
+            )
         return RunResult(
             status=status,
-            reason=reply.get("reason", ""),
+            reason=_clean_text(reply.get("reason"), 300),
             stdout=clean_output(protocol.unpack_bytes(reply.get("stdout"))[: limits.output_limit]),
             stderr=clean_output(protocol.unpack_bytes(reply.get("stderr"))[: limits.output_limit]),
-            exception=ExceptionInfo(**exc) if isinstance(exc, dict) else None,
+            exception=exc if isinstance(exc, ExceptionInfo) else None,
             duration_ms=float(reply.get("duration_ms", 0.0)),
             containment=list(reply.get("layers", self.layers)),
             value=reply.get("value"),

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 from tutor.sandbox.limits import Limits
 
+#: the exit code of a child that could not set itself up (see ``agent.SETUP_FAILED``)
+SETUP_FAILED = 111
+
 
 @dataclass
 class Ending:
@@ -81,6 +84,8 @@ def classify(end: Ending, limits: Limits) -> tuple[str, str]:
     if sig:
         return "crashed", f"crashed with {signal_name(sig)}"
     code = os.WEXITSTATUS(status)
+    if code == SETUP_FAILED:
+        return "sandbox_error", "the run could not be prepared (see stderr)"
     if code == 0:
         return "ok", "exited early with status 0"
     return "error", f"exited with status {code}"
