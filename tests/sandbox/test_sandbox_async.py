@@ -111,3 +111,17 @@ async def test_bad_runtime_gives_sandbox_error(tmp_path):
     assert "did not start" in result.reason
     assert "not a runtime" in result.reason
     await sandbox.close()
+
+
+async def test_concurrent_starts_share_one_runtime():
+    sandbox = AsyncSandbox(containment="rlimits")
+    try:
+        first, second, result = await asyncio.gather(
+            sandbox.start(), sandbox.start(), sandbox.run("print('x')")
+        )
+        assert first["pid"] == second["pid"] == sandbox.ready["pid"]
+        assert result.stdout == "x\n"
+    finally:
+        await sandbox.close()
+    with pytest.raises(Exception, match="closed"):
+        await sandbox.start()

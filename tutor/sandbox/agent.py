@@ -30,6 +30,15 @@ ANSWER = "<answer>"
 TARGET = re.compile(
     r"^tutor\.probes\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*$"
 )
+#: what torch (CPU, CUDA, XLA) says when an allocation fails
+MEMORY_SIGNS = (
+    "can't allocate memory",
+    "not enough memory",
+    "Cannot allocate memory",
+    "bad_alloc",
+    "out of memory",
+    "RESOURCE_EXHAUSTED",
+)
 #: whether each run reseeds torch's default generator (set by the zygote at start-up)
 RESEED_TORCH = False
 #: exit codes the agent uses when it cannot report through the result pipe
@@ -249,9 +258,7 @@ def _call(target: str, kwargs: dict):
 def _kind_of(exc: BaseException) -> str:
     """Sort an exception into the verdict it implies: memory, file or error."""
     text = _safe_str(exc)
-    if isinstance(exc, RuntimeError) and (
-        "can't allocate memory" in text or "bad_alloc" in text or "Cannot allocate memory" in text
-    ):
+    if isinstance(exc, RuntimeError) and any(sign in text for sign in MEMORY_SIGNS):
         return "memory"
     if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
         return "file"

@@ -55,6 +55,7 @@ class AsyncSandbox:
         self._waiting: dict[int, asyncio.Future] = {}
         self._ids = itertools.count(1)
         self._lock: asyncio.Lock | None = None
+        self._start_lock: asyncio.Lock | None = None
         self._closed = False
         self.last_timings: dict[str, float] = {}
         """Where the last run's time went inside the runtime (milliseconds per phase)."""
@@ -62,7 +63,16 @@ class AsyncSandbox:
     # -- life cycle -------------------------------------------------------------------------
 
     async def start(self) -> dict:
-        """Start the runtime (if it is not running) and wait until torch is imported."""
+        """Start the runtime (if it is not running) and wait until torch is imported.
+
+        Safe to call from several tasks at once: one runtime is started, all get its ready message.
+        """
+        if self._start_lock is None:
+            self._start_lock = asyncio.Lock()
+        async with self._start_lock:
+            return await self._start()
+
+    async def _start(self) -> dict:
         if self._closed:
             raise SandboxError("the sandbox is closed")
         if self._proc is not None and self._proc.returncode is None and self.ready:
