@@ -20,6 +20,8 @@ from tutor.ui.widgets.snippet import SnippetView
 
 #: chunks mounted before the first frame; the rest follow in batches
 FIRST_CHUNKS = 4
+#: drill titles in the side panel are cut to this many characters (one line each)
+SIDE_LABEL = 26
 BATCH = 6
 
 
@@ -67,7 +69,7 @@ class LessonScreen(Screen[None]):
                 for part in self._parts[:FIRST_CHUNKS]:
                     yield part_widget(part)
             with Vertical(id="lesson-side"):
-                yield Static("In this chapter", classes="side-title")
+                yield Static("In this chapter  (★ quiz)", classes="side-title")
                 yield OptionList(id="lesson-drills")
                 yield Static(id="lesson-status")
         yield Footer()
@@ -121,8 +123,11 @@ class LessonScreen(Screen[None]):
         options = []
         for ref in refs:
             mark = "✓" if store.mastered(ref.full_id) else "·"
-            quiz = " (quiz)" if ref.drill.quiz else ""
-            options.append(Option(f"{mark} {ref.drill.display_title}{quiz}", id=ref.full_id))
+            quiz = "★" if ref.drill.quiz else " "
+            label = f"{mark}{quiz} {ref.drill.display_title}"
+            if len(label) > SIDE_LABEL:
+                label = label[: SIDE_LABEL - 1] + "…"
+            options.append(Option(label, id=ref.full_id))
         if not options:
             options.append(Option("no drills yet", disabled=True))
         drills = self.query_one("#lesson-drills", OptionList)
