@@ -1,5 +1,6 @@
 """The UI process never imports torch: start the real app in a fresh interpreter, let it draw
-the home screen (and warm the sandbox in the background), then look at sys.modules."""
+the home screen (and warm the sandbox in the background), open a lesson, grade a drill in the
+sandbox, then look at sys.modules."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ CHILD = """
 import asyncio, sys
 from tutor.settings import Settings
 from tutor.ui.app import TutorApp
+from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.home import HomeScreen
+from tutor.ui.widgets.feedback import FeedbackPanel
 
 async def main():
     app = TutorApp(Settings.from_options())
@@ -21,8 +24,16 @@ async def main():
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen), app.screen
         await app.workers.wait_for_complete()  # the sandbox warm-up has run
-        await pilot.press("down", "enter")
+        await pilot.press("down", "enter")  # a lesson
         await pilot.pause()
+        ref = next(r for r in app.catalog.drills() if r.drill.kind == "predict")
+        app.post_message(OpenDrill(ref.full_id))  # a drill, graded in the sandbox
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press(*"(1, 2)", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.query_one(FeedbackPanel).grade is not None
     print("torch" in sys.modules, flush=True)
 
 asyncio.run(main())

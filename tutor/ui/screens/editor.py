@@ -45,5 +45,8 @@ class EditorSession:
             return False
 
     def edit(self) -> None:
-        """Run the editor on the file in the foreground (the app must be suspended)."""
+        """Run the editor on the file in the foreground (the app must be suspended).
+
+        Unlike every other child of the UI, the editor keeps the terminal's stdin: the app is
+        suspended while it runs, so nothing races it for keystrokes."""
         subprocess.run([*editor_command(), str(self.path)], check=False)
