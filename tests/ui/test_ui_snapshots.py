@@ -160,3 +160,14 @@ def test_predict_input_empty(snap_compare, make_app):
         await settle(pilot)
 
     assert snap_compare(make_app(warm_sandbox=False), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_code_drill_light_theme(snap_compare, make_app, monkeypatch):
+    monkeypatch.setenv("TUTOR_THEME", "light")
+
+    async def run_before(pilot):
+        await drill(pilot, "fix-grad")
+        await settle(pilot)
+
+    app = make_app(warm_sandbox=False)
+    assert snap_compare(app, terminal_size=(100, 28), run_before=run_before)
