@@ -88,3 +88,21 @@ def test_random_state_is_like_a_fresh_process(sandbox):
     assert sandbox.run(seeded).stdout == real.stdout
     unseeded = "import random\nprint(random.random())"
     assert sandbox.run(unseeded).stdout != sandbox.run(unseeded).stdout
+
+
+def test_unseeded_torch_behaves_like_fresh_processes(sandbox):
+    import subprocess
+    import sys
+
+    code = "print(torch.randn(3).tolist())"
+    fresh = [
+        subprocess.run(
+            [sys.executable, "-c", "import torch\n" + code],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+        for _ in range(2)
+    ]
+    runs = [sandbox.run(code).stdout for _ in range(2)]
+    assert (fresh[0] == fresh[1]) == (runs[0] == runs[1])
