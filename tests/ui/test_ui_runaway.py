@@ -124,3 +124,23 @@ async def test_a_runaway_lesson_snippet_cancels_with_escape(make_app, catalog):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert add.live.stdout == "2\n"
+
+
+async def test_resubmitting_replaces_the_running_grading(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_fix(app, pilot)
+        editor = screen.query_one(TextArea)
+        editor.load_text("while True:\n    pass\n")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.running
+        editor.load_text(GOOD)
+        await pilot.press("ctrl+s")  # the spinning run is cancelled, the new answer graded
+        await pilot.pause()
+        assert screen.query_one(RunStatus).running
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.query_one(FeedbackPanel).grade.correct
+        assert not screen.query_one(RunStatus).running
+        assert [a.answer for a in app.store.attempts(FIX)] == [GOOD]

@@ -70,6 +70,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.solved = False
         self.started = time.monotonic()
         self.editor_session: EditorSession | None = None
+        self._gradings = 0
 
     # --- layout -------------------------------------------------------------------------------
 
@@ -191,28 +192,32 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     def grade(self, answer: str) -> None:
         """Grade ``answer`` in the sandbox (cancelling a grading already in progress)."""
+        self._gradings += 1
         status = self.query_one(RunStatus)
         status.message = "grading in the sandbox… (escape cancels)"
         status.running = True
-        self._grade(answer)
+        self._grade(answer, self._gradings)
 
     @work(exclusive=True, group="grade", exit_on_error=False)
-    async def _grade(self, answer: str) -> None:
+    async def _grade(self, answer: str, token: int) -> None:
         from tutor.grading.engine import grade_async
 
         status = self.query_one(RunStatus)
+
+        def finish(message: str) -> None:
+            if token == self._gradings:  # a newer grading owns the status line otherwise
+                status.running = False
+                status.message = message
+
         try:
             grade = await grade_async(self.ref, answer, self.variant.seed, self.app.sandbox)
         except asyncio.CancelledError:
-            status.running = False
-            status.message = "cancelled: nothing was recorded"
+            finish("cancelled: nothing was recorded")
             raise
         except Exception as exc:
-            status.running = False
-            status.message = f"grading failed: {exc}"
+            finish(f"grading failed: {exc}")
             return
-        status.running = False
-        status.message = ""
+        finish("")
         self.show_grade(grade, answer)
 
     def show_grade(self, grade: Any, answer: str) -> None:
