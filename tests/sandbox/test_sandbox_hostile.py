@@ -468,3 +468,17 @@ def test_escape_sequences_in_exceptions_are_stripped(sandbox):
     assert "\x1b" not in shown and "\x07" not in shown
     assert result.exception.type == "Evil"
     assert result.exception.message == "message red"
+
+
+def test_learner_code_holds_no_capabilities(sandbox):
+    code = """
+        for line in open('/proc/self/status'):
+            if line.startswith(('CapInh', 'CapPrm', 'CapEff', 'CapAmb', 'NoNewPrivs')):
+                print(line.split()[0], line.split()[1])
+    """
+    result = run(sandbox, code)
+    assert result.ok, result
+    fields = dict(line.split() for line in result.stdout.splitlines())
+    for name in ("CapInh:", "CapPrm:", "CapEff:", "CapAmb:"):
+        assert int(fields[name], 16) == 0, fields
+    assert fields["NoNewPrivs:"] == "1"

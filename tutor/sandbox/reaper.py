@@ -43,6 +43,34 @@ def unshare_network() -> bool:
     return _libc.unshare(CLONE_NEWNET) == 0
 
 
+def clear_inheritable_caps() -> bool:
+    """Empty this process's inheritable (and so ambient) capability sets; keep the rest.
+
+    bubblewrap hands the capabilities it keeps to the zygote as inheritable and ambient too;
+    runs must not carry them even as inheritable bits.
+    """
+    if not prctl(PR_SET_DUMPABLE, 0):  # loads libc
+        return False
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [
+            ("effective", ctypes.c_uint32),
+            ("permitted", ctypes.c_uint32),
+            ("inheritable", ctypes.c_uint32),
+        ]
+
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (Data * 2)()
+    if _libc.capget(ctypes.byref(header), data) != 0:
+        return False
+    for half in data:
+        half.inheritable = 0
+    return _libc.capset(ctypes.byref(header), data) == 0
+
+
 def _parents() -> dict[int, int]:
     """pid -> parent pid for every process visible in /proc."""
     table: dict[int, int] = {}

@@ -95,8 +95,8 @@ class Sandbox:
 
     def close(self) -> None:
         """Stop the runtime and the background loop."""
-        if self._closed:
-            return
+        if self._closed or threading.current_thread() is self._thread:
+            return  # (a close from the loop's own thread would wait on itself)
         self._closed = True
         try:
             self._wait(self._async.close())

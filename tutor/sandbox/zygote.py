@@ -141,6 +141,8 @@ class Zygote:
         self.exiting = False
         reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
         reaper.prctl(reaper.PR_SET_DUMPABLE, 0)
+        if os.geteuid() == 0:
+            reaper.clear_inheritable_caps()
         if not self.private_tmp and os.geteuid() == 0 and reaper.unshare_network():
             self.layers.append("netns")
         self.base = tempfile.mkdtemp(prefix="tutor-runs-")
