@@ -13,11 +13,8 @@ import contextlib
 import gc
 import importlib
 import io
-import json
 import os
 import pkgutil
-import selectors
-import signal
 import sys
 import tempfile
 import time
@@ -25,7 +22,8 @@ import time
 from tutor.sandbox import containment, hugepages, reaper
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
-from tutor.sandbox.verdict import Ending, classify
+from tutor.sandbox.verdict import classify
+from tutor.sandbox.watch import Watch, timings
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: the seed torch versions that do not seed from the OS give a fresh process's generator
@@ -286,140 +284,12 @@ class Zygote:
             "exception": (end.result or {}).get("exception"),
             "value": (end.result or {}).get("value") if status == "ok" else None,
             "duration_ms": round((time.monotonic() - started) * 1000, 3),
-            "timings": _timings(started, t_fork, t_forked, t_reaped, end.result),
+            "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
         }
         return reply
 
     def _sweeps(self) -> bool:
         return self.uid is not None or self.private_tmp
-
-
-class Watch:
-    """The pipes of one child and what came through them, within the limits."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.buffers = {"stdout": bytearray(), "stderr": bytearray(), "result": bytearray()}
-        self.caps = {
-            "stdout": limits.output_limit,
-            "stderr": limits.output_limit,
-            "result": limits.result_limit,
-        }
-        self.fds: dict[str, int] = {}
-        self.pid = 0
-        self.reaped = False
-        self.stopped_for: str | None = None
-
-    def open(self) -> tuple[int, int, int]:
-        """Create the pipes; return the write ends for the child."""
-        ends = []
-        for name in ("stdout", "stderr", "result"):
-            r, w = os.pipe()
-            os.set_blocking(r, False)
-            self.fds[name] = r
-            ends.append(w)
-        self._child_ends = ends
-        return ends[0], ends[1], ends[2]
-
-    def started(self, pid: int) -> None:
-        self.pid = pid
-        self.t0 = time.monotonic()
-        for fd in self._child_ends:
-            os.close(fd)
-
-    def stop(self, why: str) -> None:
-        """Kill the child's whole session now; remember the first reason."""
-        if self.stopped_for is None:
-            self.stopped_for = why
-        if self.reaped:
-            return
-        for kill in (os.killpg, os.kill):
-            with contextlib.suppress(OSError):
-                kill(self.pid, signal.SIGKILL)
-
-    def read(self, name: str) -> bool:
-        """Read what is there on one pipe; False at end of file."""
-        fd = self.fds[name]
-        while True:
-            try:
-                data = os.read(fd, 1 << 16)
-            except BlockingIOError:
-                return True
-            except OSError:
-                return False
-            if not data:
-                return False
-            buf, cap = self.buffers[name], self.caps[name]
-            room = cap - len(buf)
-            buf += data[: max(room, 0)]
-            if len(data) > room:
-                self.stop(name)
-                return True
-
-    def follow(self, zygote: Zygote) -> Ending:
-        """Pump the pipes and the control channel until the child exits."""
-        sel = selectors.DefaultSelector()
-        for name, fd in self.fds.items():
-            sel.register(fd, selectors.EVENT_READ, name)
-        sel.register(zygote.ctl_in, selectors.EVENT_READ, "ctl")
-        try:
-            pidfd = os.pidfd_open(self.pid)
-            sel.register(pidfd, selectors.EVENT_READ, "exit")
-        except (AttributeError, OSError):
-            pidfd = None
-        deadline = self.t0 + self.limits.timeout
-        exited = None
-        while exited is None:
-            left = deadline - time.monotonic()
-            if left <= 0 and self.stopped_for is None:
-                self.stop("timeout")
-            wait = max(left, 0) if pidfd is not None else min(max(left, 0), 0.005)
-            if self.stopped_for is not None:
-                wait = min(wait, 0.05) if wait else 0.05
-            for key, _ in sel.select(timeout=wait):
-                if key.data == "ctl":
-                    self._control(zygote, sel)
-                elif key.data != "exit" and not self.read(key.data):
-                    sel.unregister(key.fd)
-            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-            if pid:
-                self.reaped = True
-                exited = (status, usage.ru_utime + usage.ru_stime)
-        sel.close()
-        if pidfd is not None:
-            os.close(pidfd)
-        return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
-
-    def _control(self, zygote: Zygote, sel: selectors.BaseSelector) -> None:
-        try:
-            data = os.read(zygote.ctl_in, 1 << 16)
-        except OSError:
-            data = b""
-        if not data:
-            zygote.exiting = True
-            sel.unregister(zygote.ctl_in)
-            self.stop("cancel")
-            return
-        zygote.accept(data)
-        for message in list(zygote.queue):
-            if message.get("op") in ("kill", "exit"):
-                zygote.queue.remove(message)
-                zygote.exiting = zygote.exiting or message.get("op") == "exit"
-                self.stop("cancel")
-
-    def drain(self) -> None:
-        """Read what the child left in its pipes (every writer is dead by now), then close."""
-        for name in list(self.fds):
-            self.read(name)
-            os.close(self.fds[name])
-
-    def result(self) -> dict | None:
-        """The agent's report, when one arrived whole."""
-        try:
-            data = json.loads(bytes(self.buffers["result"]) or b"null")
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
 
 
 def _warm_up(torch) -> None:
@@ -432,24 +302,6 @@ def _warm_up(torch) -> None:
             print(x, (x @ x.T).sum().item(), x.int(), x > 1, x.T.contiguous().stride())
     except Exception:  # noqa: BLE001 - a warm-up only
         pass
-
-
-def _timings(started: float, fork: float, forked: float, reaped: float, result) -> dict:
-    """Where one run's time went, in milliseconds (the child's clock marks when it reported)."""
-    ms = {
-        "prepare": fork - started,
-        "fork": forked - fork,
-        "cleanup": time.monotonic() - reaped,
-    }
-    clock = (result or {}).get("clock") or {}
-    if "ready" in clock and "ran" in clock:
-        ms["child_start"] = clock.get("entered", fork) - fork
-        ms["child_setup"] = clock["ready"] - clock.get("entered", fork)
-        ms["code"] = clock["ran"] - clock["ready"]
-        ms["exit_and_reap"] = reaped - clock["ran"]
-    else:
-        ms["child"] = reaped - fork
-    return {key: round(value * 1000, 3) for key, value in ms.items()}
 
 
 def _threads() -> int:
