@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from tutor.commands.labs.stride import call_probe
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_checkpoint import Checkpoint, Failure
 
 
@@ -47,6 +45,7 @@ def render(data: Checkpoint) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def checkpoint(as_json: bool) -> None:
     """Show a device mismatch, a state_dict round trip, and why pickling a model breaks."""
-    value = call_probe("tutor.probes.checkpoint:checkpoint", timeout=30.0, memory_mb=1024)
-    data = Checkpoint.model_validate(value)
-    click.echo(json.dumps(data.model_dump(mode="json")) if as_json else render(data))
+    data = probe_data(
+        Checkpoint, "tutor.probes.checkpoint:checkpoint", timeout=30.0, memory_mb=1024
+    )
+    echo_lab(data, as_json, render)

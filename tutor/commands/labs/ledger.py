@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
-from tutor.commands.labs.loop import call_probe
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_ledger import DTYPES, Ledger, human_bytes, kib, parse_shape
 
 
@@ -83,6 +82,5 @@ def ledger(module_expr: str, batch: int, input_shape: str | None, as_json: bool)
             kwargs["input_shape"] = parse_shape(input_shape)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--input-shape") from None
-    value = call_probe("tutor.probes.ledger:ledger", timeout=20.0, memory_mb=2048, **kwargs)
-    data = Ledger.model_validate(value)
-    click.echo(json.dumps(summary(data)) if as_json else render(data))
+    data = probe_data(Ledger, "tutor.probes.ledger:ledger", timeout=20.0, memory_mb=2048, **kwargs)
+    echo_lab(data, as_json, render, summary)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
-from tutor.commands.labs.loop import call_probe
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_logits import LogitsResult, parse_logits
 
 
@@ -68,7 +67,8 @@ def logits(logits_text: str, target: int, softmax_first: bool, as_json: bool) ->
         values = parse_logits(logits_text)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--logits") from None
-    value = call_probe(
+    data = probe_data(
+        LogitsResult,
         "tutor.probes.logits:logits",
         timeout=10.0,
         memory_mb=1024,
@@ -76,5 +76,4 @@ def logits(logits_text: str, target: int, softmax_first: bool, as_json: bool) ->
         target_class=target,
         softmax_first=softmax_first,
     )
-    data = LogitsResult.model_validate(value)
-    click.echo(json.dumps(summary(data)) if as_json else render(data))
+    echo_lab(data, as_json, render, summary)

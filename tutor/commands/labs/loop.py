@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 import click
 
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace
-
-
-def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
-    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
-    from tutor.sandbox import Sandbox
-    from tutor.settings import Settings
-
-    ctx = click.get_current_context(silent=True)
-    settings = ctx.find_object(Settings) if ctx else None
-    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
-        result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
-    if not result.ok:
-        message = result.exception.message if result.exception else result.reason
-        click.echo(f"error: {message or result.status}", err=True)
-        sys.exit(1)
-    return result.value
 
 
 def summary(trace: LoopTrace) -> dict[str, Any]:
@@ -98,6 +81,7 @@ def loop(problem: str, bug: str, lr: float | None, steps: int | None, as_json: b
         kwargs["lr"] = lr
     if steps is not None:
         kwargs["steps"] = steps
-    value = call_probe("tutor.probes.loop_trace:trace", timeout=60.0, memory_mb=2048, **kwargs)
-    trace = LoopTrace.model_validate(value)
-    click.echo(json.dumps(summary(trace)) if as_json else render(trace))
+    trace = probe_data(
+        LoopTrace, "tutor.probes.loop_trace:trace", timeout=60.0, memory_mb=2048, **kwargs
+    )
+    echo_lab(trace, as_json, render, summary)

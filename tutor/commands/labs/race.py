@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from tutor.commands.labs.stride import call_probe
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_race import MAX_N, OPS, Race
 
 
@@ -41,6 +39,7 @@ def render(data: Race) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def race(n: int, op: str, dim: int, as_json: bool) -> None:
     """Time a per-sample Python loop against one batched op on the same data."""
-    value = call_probe("tutor.probes.race:race", timeout=120.0, memory_mb=2048, op=op, n=n, dim=dim)
-    data = Race.model_validate(value)
-    click.echo(json.dumps(data.model_dump(mode="json")) if as_json else render(data))
+    data = probe_data(
+        Race, "tutor.probes.race:race", timeout=120.0, memory_mb=2048, op=op, n=n, dim=dim
+    )
+    echo_lab(data, as_json, render)

@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from typing import Any
-
 import click
 
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_stride_map import StrideMap, index_names
-
-
-def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
-    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
-    from tutor.sandbox import Sandbox
-    from tutor.settings import Settings
-
-    settings = click.get_current_context().find_object(Settings)
-    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
-        result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
-    if not result.ok:
-        message = result.exception.message if result.exception else result.reason
-        click.echo(f"error: {message or result.status}", err=True)
-        sys.exit(1)
-    return result.value
 
 
 def render(data: StrideMap) -> str:
@@ -72,7 +54,8 @@ def render(data: StrideMap) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
     """Map every element of the tensor EXPR to its place in storage."""
-    value = call_probe(
+    data = probe_data(
+        StrideMap,
         "tutor.probes.stride_map:stride_map",
         timeout=10.0,
         memory_mb=1024,
@@ -80,8 +63,4 @@ def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
         setup=setup,
         view=view_shape,
     )
-    data = StrideMap.model_validate(value)
-    if as_json:
-        click.echo(json.dumps(data.model_dump(mode="json")))
-    else:
-        click.echo(render(data))
+    echo_lab(data, as_json, render)

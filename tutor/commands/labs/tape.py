@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from tutor.commands.labs.stride import call_probe
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_tape import Tape, fmt
 
 
@@ -51,6 +49,5 @@ def render(data: Tape) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def tape(code: str, as_json: bool) -> None:
     """Step the backward pass of CODE (forward code ending in a scalar assigned to a name)."""
-    value = call_probe("tutor.probes.tape:tape", timeout=30.0, memory_mb=1024, code=code)
-    data = Tape.model_validate(value)
-    click.echo(json.dumps(contract(data)) if as_json else render(data))
+    data = probe_data(Tape, "tutor.probes.tape:tape", timeout=30.0, memory_mb=1024, code=code)
+    echo_lab(data, as_json, render, contract)

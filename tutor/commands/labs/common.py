@@ -1,0 +1,49 @@
+"""What every `tutor lab NAME` command does the same way: run the lab's probe in a fresh sandbox,
+validate its data, and print it as one JSON object or as text."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
+    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
+    from tutor.sandbox import Sandbox
+    from tutor.settings import Settings
+
+    ctx = click.get_current_context(silent=True)
+    settings = ctx.find_object(Settings) if ctx else None
+    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
+        result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
+    if not result.ok:
+        message = result.exception.message if result.exception else result.reason
+        click.echo(f"error: {message or result.status}", err=True)
+        sys.exit(1)
+    return result.value
+
+
+def probe_data(model: type[M], target: str, *, timeout: float, memory_mb: int, **kwargs: Any) -> M:
+    """``call_probe``, its value validated as ``model``."""
+    return model.model_validate(call_probe(target, timeout, memory_mb, **kwargs))
+
+
+def echo_lab(
+    data: M,
+    as_json: bool,
+    render: Callable[[M], str],
+    face: Callable[[M], dict[str, Any]] | None = None,
+) -> None:
+    """Print ``data``: with ``as_json`` one JSON object (``face(data)``, by default the model's
+    own JSON dump), else ``render(data)``."""
+    if as_json:
+        click.echo(json.dumps(face(data) if face else data.model_dump(mode="json")))
+    else:
+        click.echo(render(data))
