@@ -21,17 +21,12 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-import torch._dynamo  # noqa: F401  (see below)
 
 from tutor.probes.forbid_trace import ForbidTrace
 from tutor.probes.grade_compare import diff, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
 from tutor.probes.values import encode, encode_tensor
-
-# ``torch.optim`` optimizers import torch._dynamo on first construction (seconds). The zygote
-# imports every probe module once before forking, so importing it here keeps that cost out of
-# each graded run of a training-loop drill.
 
 _SHOWN = 64  # elements of an output shown in feedback
 
