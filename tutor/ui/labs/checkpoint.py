@@ -7,10 +7,10 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from tutor.probes.data_checkpoint import Checkpoint
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
 from tutor.ui.widgets.run_status import RunStatus
 
@@ -19,10 +19,11 @@ PROBE = "tutor.probes.checkpoint:checkpoint"
 TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle"}
 
 
-class CheckpointLab(Screen[None]):
+class CheckpointLab(LabScreen):
     """The device & checkpoint lab. Preset key: ``tab`` (``device``, ``state_dict``, ``pickle``)."""
 
     CSS_PATH = "checkpoint.tcss"
+    ERROR_LINE = "#checkpoint-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("1", "tab('tab-device')", "Device"),
@@ -51,7 +52,7 @@ class CheckpointLab(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "Device & checkpoint"
-        if getattr(self.app, "sandbox", None) is not None:
+        if self.has_sandbox:
             self.probe()
 
     def action_tab(self, tab: str) -> None:
@@ -63,31 +64,20 @@ class CheckpointLab(Screen[None]):
     @work(exclusive=True)
     async def probe(self) -> None:
         """Run all three demonstrations in the sandbox."""
-        status = self.query_one(RunStatus)
-        status.running, status.message = True, "saving and loading in the sandbox"
-        try:
-            result = await self.app.sandbox.call(PROBE, timeout=20.0, memory_mb=1024)
-        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
-            self.show_error(f"the sandbox could not run the lab: {exc}")
-            return
-        finally:
-            status.running = False
-        if result.ok:
-            self.show(Checkpoint.model_validate(result.value))
-        else:
-            message = result.exception.message if result.exception else result.reason
-            self.show_error(message or str(result.status))
-            status.message = "ctrl+r runs it again"
-
-    def show_error(self, message: str) -> None:
-        """Say what went wrong, in place of a traceback."""
-        error = self.query_one("#checkpoint-error", Static)
-        error.update(message)
-        error.set_class(True, "-shown")
+        data = await self.run_probe(
+            PROBE,
+            Checkpoint,
+            busy="saving and loading in the sandbox",
+            hint="ctrl+r runs it again",
+            timeout=20.0,
+            memory_mb=1024,
+        )
+        if data is not None:
+            self.show(data)
 
     def show(self, data: Checkpoint) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""
-        self.query_one("#checkpoint-error", Static).set_class(False, "-shown")
+        self.hide_error()
         self.query_one(DevicePanel).data = data.device
         self.query_one(RoundTripPanel).data = data.round_trip
         self.query_one(PickledPanel).data = data.pickled

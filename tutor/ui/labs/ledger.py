@@ -11,11 +11,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from tutor.probes.data_ledger import Ledger, parse_shape
-from tutor.ui.labs.loop import ask
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.ledger_table import LedgerTable
 from tutor.ui.widgets.ledger_totals import LedgerTotals
 
@@ -49,7 +48,7 @@ EXAMPLES: dict[str, str] = {
 }
 
 
-class LedgerLab(Screen[None]):
+class LedgerLab(LabScreen):
     """A module editor over a table of its modules and a panel of totals.
 
     Preset keys: ``expr`` (the code; its last line builds the module), ``batch``,
@@ -126,11 +125,11 @@ class LedgerLab(Screen[None]):
         kwargs: dict[str, object] = {"code": code, "batch": batch}
         if shape:
             kwargs["input_shape"] = shape
-        value, error = await ask(self.app, PROBE, timeout=10.0, memory_mb=2048, **kwargs)
-        if error:
+        ledger, error = await self.ask(PROBE, Ledger, timeout=10.0, memory_mb=2048, **kwargs)
+        if ledger is None:
             self._error(error)
             return
-        self.show_ledger(Ledger.model_validate(value))
+        self.show_ledger(ledger)
 
     def show_ledger(self, ledger: Ledger) -> None:
         """Fill the table and the totals from ``ledger``."""
@@ -159,7 +158,3 @@ class LedgerLab(Screen[None]):
     @on(Input.Submitted)
     def _submitted(self) -> None:
         self.count()
-
-    def action_close(self) -> None:
-        """Leave the lab."""
-        self.app.pop_screen()

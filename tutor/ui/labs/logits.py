@@ -13,11 +13,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from tutor.probes.data_logits import LogitsResult, parse_logits
-from tutor.ui.labs.loop import ask
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.logits_bars import LogitsBars
 from tutor.ui.widgets.logits_summary import LogitsSummary
 from tutor.ui.widgets.logits_sweep import LogitsSweep
@@ -27,7 +26,7 @@ SETTLE = 0.05
 """seconds to wait for more key presses before asking the sandbox (a burst costs one run)."""
 
 
-class LogitsLab(Screen[None]):
+class LogitsLab(LabScreen):
     """Logits as bars of probability, with the loss and its gradient.
 
     Preset keys: ``logits`` (e.g. ``"2, 1, 0.1"``), ``target`` (a class index),
@@ -101,20 +100,20 @@ class LogitsLab(Screen[None]):
         if settle:
             await asyncio.sleep(SETTLE)
         status = self.query_one("#logits-status", Static)
-        value, error = await ask(
-            self.app,
+        data, error = await self.ask(
             PROBE,
+            LogitsResult,
             timeout=10.0,
             memory_mb=1024,
             logits=list(self.logits),
             target_class=self.target,
             softmax_first=self.softmax_first,
         )
-        if error:
+        if data is None:
             status.set_class(True, "-error")
             status.update(Text(error))
             return
-        self.show_result(LogitsResult.model_validate(value))
+        self.show_result(data)
         status.set_class(bool(self.preset_error), "-error")
         status.update(Text(self.preset_error))  # a bad preset is reported once, over the fallback
         self.preset_error = ""
@@ -163,7 +162,3 @@ class LogitsLab(Screen[None]):
     def action_edit(self) -> None:
         """Focus the logits input to type a list."""
         self.query_one("#logits-input", Input).focus()
-
-    def action_close(self) -> None:
-        """Leave the lab."""
-        self.app.pop_screen()

@@ -6,17 +6,17 @@ arrives as data; this screen plays it back line by line, step by step, or contin
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Select, Static
 
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.loop_code import LoopCode
 from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
 from tutor.ui.widgets.loop_history import LoopHistory
@@ -30,27 +30,7 @@ SPEEDS = (10, 50, 200, 500, 1000)
 """playback speeds in steps per second."""
 
 
-def run_error(result: object) -> str:
-    """One plain line saying why a probe call produced no data."""
-    exception = getattr(result, "exception", None)
-    if exception is not None:
-        return f"{exception.type}: {exception.message}"
-    return (
-        getattr(result, "reason", "")
-        or f"the run ended with status {getattr(result, 'status', '?')}"
-    )
-
-
-async def ask(app: object, target: str, **kwargs: Any) -> tuple[Any, str]:
-    """Call a probe through ``app.sandbox``: (its data, "") or (None, why there is none)."""
-    try:
-        result = await app.sandbox.call(target, **kwargs)  # type: ignore[attr-defined]
-    except Exception as err:  # the sandbox itself failed: say so, keep the screen alive
-        return None, f"the sandbox could not run this: {err}"
-    return (result.value, "") if result.ok else (None, run_error(result))
-
-
-class LoopLab(Screen[None]):
+class LoopLab(LabScreen):
     """The five-line loop stepper with bug switches, a live loss curve and a diagnosis.
 
     Preset keys: ``problem`` (line|classify), ``bug`` (see ``BUGS``), ``lr``, ``steps``,
@@ -165,13 +145,13 @@ class LoopLab(Screen[None]):
         self.chosen = (options["problem"], options["bug"])
         diagnosis.error, diagnosis.finding = "", None
         self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
-        value, error = await ask(self.app, PROBE, timeout=30.0, memory_mb=2048, **options)
-        if error:
+        trace, error = await self.ask(PROBE, LoopTrace, timeout=30.0, memory_mb=2048, **options)
+        if trace is None:
             self.trace = None
             diagnosis.error = error
             self.query_one("#loop-status", Static).update("")
             return
-        self.show_trace(LoopTrace.model_validate(value))
+        self.show_trace(trace)
 
     def show_trace(self, trace: LoopTrace) -> None:
         """Play ``trace`` back from the top (and start playing if the preset says so)."""
@@ -240,17 +220,19 @@ class LoopLab(Screen[None]):
         if hasattr(self, "_ticker"):
             self._ticker.pause()
 
+    def _move(self, move: Callable[[], object]) -> None:
+        """Pause, move the playhead with ``move`` (one of its methods), and redraw."""
+        self._pause()
+        move()
+        self.refresh_view()
+
     def action_next_line(self) -> None:
         """Run one line."""
-        self._pause()
-        self.playhead.next_line()
-        self.refresh_view()
+        self._move(self.playhead.next_line)
 
     def action_next_step(self) -> None:
         """Run to the end of the step."""
-        self._pause()
-        self.playhead.next_step()
-        self.refresh_view()
+        self._move(self.playhead.next_step)
 
     def action_toggle_play(self) -> None:
         """Play continuously, or pause."""
@@ -267,15 +249,11 @@ class LoopLab(Screen[None]):
 
     def action_rewind(self) -> None:
         """Back to before the first line."""
-        self._pause()
-        self.playhead.rewind()
-        self.refresh_view()
+        self._move(self.playhead.rewind)
 
     def action_finish(self) -> None:
         """Jump to the end of the run."""
-        self._pause()
-        self.playhead.finish()
-        self.refresh_view()
+        self._move(self.playhead.finish)
 
     def action_faster(self) -> None:
         """Play more steps per second."""
@@ -286,10 +264,6 @@ class LoopLab(Screen[None]):
         """Play fewer steps per second."""
         self.speed = next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0])
         self.refresh_view()
-
-    def action_close(self) -> None:
-        """Leave the lab."""
-        self.app.pop_screen()
 
     @on(Select.Changed)
     def _changed(self) -> None:

@@ -8,10 +8,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Select, Static
 
 from tutor.probes.data_race import MAX_N, OPS, Race
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.race_bars import RaceBars
 from tutor.ui.widgets.race_table import RaceTable
 from tutor.ui.widgets.run_status import RunStatus
@@ -24,10 +24,11 @@ WHY = (
 )
 
 
-class RaceLab(Screen[None]):
+class RaceLab(LabScreen):
     """The dispatch race. Preset keys: ``n`` (batch size), ``op`` (one of ``OPS``)."""
 
     CSS_PATH = "race.tcss"
+    ERROR_LINE = "#race-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+r", "race", "Race", priority=True),
@@ -61,7 +62,7 @@ class RaceLab(Screen[None]):
         self.title = "Dispatch race"
         self.query_one("#race-n").border_title = "N"
         self.query_one("#race-op").border_title = "op"
-        if getattr(self.app, "sandbox", None) is not None:
+        if self.has_sandbox:
             self.action_race()
 
     @on(Input.Submitted)
@@ -83,28 +84,22 @@ class RaceLab(Screen[None]):
     @work(exclusive=True)
     async def run_race(self, n: int, op: str) -> None:
         """Time both sides in the sandbox (a few seconds)."""
-        status = self.query_one(RunStatus)
-        status.running, status.message = (
-            True,
-            f"racing {op} with N={n:,} (timing takes a few seconds)",
+        data = await self.run_probe(
+            PROBE,
+            Race,
+            busy=f"racing {op} with N={n:,} (timing takes a few seconds)",
+            hint="",
+            timeout=60.0,
+            memory_mb=1536,
+            op=op,
+            n=n,
         )
-        try:
-            result = await self.app.sandbox.call(PROBE, timeout=60.0, memory_mb=1536, op=op, n=n)
-        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
-            self.show_error(f"the sandbox could not run the lab: {exc}")
-            return
-        finally:
-            status.running = False
-        if result.ok:
-            self.show(Race.model_validate(result.value))
-        else:
-            message = result.exception.message if result.exception else result.reason
-            self.show_error(message or str(result.status))
-            status.message = ""
+        if data is not None:
+            self.show(data)
 
     def show(self, data: Race) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""
-        self.query_one("#race-error", Static).set_class(False, "-shown")
+        self.hide_error()
         setup = data.setup.replace("\n", "; ")
         self.query_one("#race-what", Static).update(
             Text(
@@ -119,9 +114,3 @@ class RaceLab(Screen[None]):
         self.query_one(
             RunStatus
         ).message = "change N or the op, then enter (or ctrl+r) to race again"
-
-    def show_error(self, message: str) -> None:
-        """Say what went wrong, in place of a traceback."""
-        error = self.query_one("#race-error", Static)
-        error.update(message)
-        error.set_class(True, "-shown")

@@ -9,10 +9,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from tutor.probes.data_stride_map import StrideMap
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.run_status import RunStatus
 from tutor.ui.widgets.stride_facts import StrideFacts, ViewVerdict
 from tutor.ui.widgets.stride_grid import StrideGrid, short
@@ -38,10 +38,11 @@ def last_name(code: str) -> str | None:
     return names[-1] if names else None
 
 
-class StrideLab(Screen[None]):
+class StrideLab(LabScreen):
     """The stride map. Preset keys: ``expr``, ``setup`` (a drill's setup code), ``view``."""
 
     CSS_PATH = "stride.tcss"
+    ERROR_LINE = "#stride-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("slash", "focus_expr", "Expression"),
@@ -81,7 +82,7 @@ class StrideLab(Screen[None]):
         self.title = "Stride map"
         if self.setup.strip():
             self.sub_title = "setup: " + self.setup.strip().splitlines()[0]
-        if getattr(self.app, "sandbox", None) is not None:
+        if self.has_sandbox:
             self.probe()
 
     # --- running the probe --------------------------------------------------------------
@@ -96,29 +97,22 @@ class StrideLab(Screen[None]):
     @work(exclusive=True)
     async def probe(self) -> None:
         """Run the stride-map probe on the current expression in the sandbox."""
-        status = self.query_one(RunStatus)
-        status.running, status.message = True, f"running {self.expr}"
-        try:
-            result = await self.app.sandbox.call(
-                PROBE,
-                timeout=5.0,
-                memory_mb=768,
-                expr=self.expr,
-                setup=self.setup,
-                view=self.view_shape,
-            )
-        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
-            self.show_error(f"the sandbox could not run the lab: {exc}")
-            return
-        finally:
-            status.running = False
-        if result.ok:
-            self.show(StrideMap.model_validate(result.value))
-            status.message = "←↑↓→ move · [ ] slices · v values · / expression · w view"
-        else:
-            message = result.exception.message if result.exception else result.reason
-            self.show_error(message or str(result.status))
-            status.message = "fix the expression and press enter"
+        data = await self.run_probe(
+            PROBE,
+            StrideMap,
+            busy=f"running {self.expr}",
+            hint="fix the expression and press enter",
+            timeout=5.0,
+            memory_mb=768,
+            expr=self.expr,
+            setup=self.setup,
+            view=self.view_shape,
+        )
+        if data is not None:
+            self.show(data)
+            self.query_one(
+                RunStatus
+            ).message = "←↑↓→ move · [ ] slices · v values · / expression · w view"
 
     def show(self, data: StrideMap) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""
@@ -128,7 +122,7 @@ class StrideLab(Screen[None]):
         if data.view is not None:
             self.view_shape = ", ".join(map(str, data.view.shape))
             self.query_one("#stride-view", Input).value = self.view_shape
-        self.query_one("#stride-error", Static).set_class(False, "-shown")
+        self.hide_error()
         self.query_one(StrideFacts).data = data
         strip = self.query_one(StorageStrip)
         strip.data = data
@@ -136,12 +130,6 @@ class StrideLab(Screen[None]):
         grid = self.query_one(StrideGrid)
         grid.data = data
         grid.focus()
-
-    def show_error(self, message: str) -> None:
-        """Say what went wrong, in place of a traceback."""
-        error = self.query_one("#stride-error", Static)
-        error.update(message)
-        error.set_class(True, "-shown")
 
     # --- linking the pictures -------------------------------------------------------------
 

@@ -7,10 +7,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
 
 from tutor.probes.data_tape import Tape
+from tutor.ui.labs.base import LabScreen
 from tutor.ui.widgets.run_status import RunStatus
 from tutor.ui.widgets.tape_graph import TapeGraph
 from tutor.ui.widgets.tape_panels import TapeChecks, TapeStepPanel
@@ -19,11 +19,12 @@ DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 
 PROBE = "tutor.probes.tape:tape"
 
 
-class TapeLab(Screen[None]):
+class TapeLab(LabScreen):
     """The tape stepper. Preset keys: ``code`` (forward code), or ``setup`` (a drill's setup,
     used as the starting code)."""
 
     CSS_PATH = "tape.tcss"
+    ERROR_LINE = "#tape-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+r", "run", "Run code", priority=True),
@@ -63,7 +64,7 @@ class TapeLab(Screen[None]):
         self.query_one(
             "#tape-code"
         ).border_title = "forward code · the last assigned name is the scalar · ctrl+r runs"
-        if getattr(self.app, "sandbox", None) is not None:
+        if self.has_sandbox:
             self.action_run()
 
     # --- running ----------------------------------------------------------------------------
@@ -77,21 +78,17 @@ class TapeLab(Screen[None]):
     @work(exclusive=True)
     async def probe(self) -> None:
         """Record the tape of the current code in the sandbox."""
-        status = self.query_one(RunStatus)
-        status.running, status.message = True, "running forward and backward"
-        try:
-            result = await self.app.sandbox.call(PROBE, timeout=15.0, memory_mb=768, code=self.code)
-        except Exception as exc:  # the sandbox itself failed: say so, keep the screen alive
-            self.show_error(f"the sandbox could not run the lab: {exc}")
-            return
-        finally:
-            status.running = False
-        if result.ok:
-            self.show(Tape.model_validate(result.value))
-        else:
-            message = result.exception.message if result.exception else result.reason
-            self.show_error(message or str(result.status))
-            status.message = "fix the code and press ctrl+r"
+        data = await self.run_probe(
+            PROBE,
+            Tape,
+            busy="running forward and backward",
+            hint="fix the code and press ctrl+r",
+            timeout=15.0,
+            memory_mb=768,
+            code=self.code,
+        )
+        if data is not None:
+            self.show(data)
 
     def show(self, data: Tape) -> None:
         """Draw ``data`` at step 0 (also used by tests with recorded data)."""
@@ -99,18 +96,12 @@ class TapeLab(Screen[None]):
         editor = self.query_one("#tape-code", TextArea)
         if editor.text != data.code:
             editor.load_text(data.code)
-        self.query_one("#tape-error", Static).set_class(False, "-shown")
+        self.hide_error()
         for widget in (self.query_one(TapeGraph), self.query_one(TapeStepPanel)):
             widget.data = data
         self.query_one(TapeChecks).data = data
         self.set_step(0)
         self.query_one("#tape-graph-box").focus()
-
-    def show_error(self, message: str) -> None:
-        """Say what went wrong, in place of a traceback."""
-        error = self.query_one("#tape-error", Static)
-        error.update(message)
-        error.set_class(True, "-shown")
 
     # --- stepping ---------------------------------------------------------------------------
 
@@ -143,4 +134,4 @@ class TapeLab(Screen[None]):
 
     @on(TextArea.Changed)
     def edited(self) -> None:
-        self.query_one("#tape-error", Static).set_class(False, "-shown")
+        self.hide_error()

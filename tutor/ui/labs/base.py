@@ -1,0 +1,118 @@
+"""What every lab screen does the same way: call its probe through ``app.sandbox``, turn a failed
+run into one plain line, and say what went wrong in place of a traceback."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from pydantic import BaseModel
+from textual.screen import Screen
+from textual.widgets import Static
+
+from tutor.ui.widgets.run_status import RunStatus
+
+if TYPE_CHECKING:
+    from tutor.sandbox.result import RunResult
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class ProbeError(Exception):
+    """A probe call that brought back no data."""
+
+
+class SandboxFailed(ProbeError):
+    """The sandbox itself failed (``str()`` is its error)."""
+
+
+class RunFailed(ProbeError):
+    """The probe ran and failed (raised, timed out, ran out of memory, ...)."""
+
+    def __init__(self, result: RunResult) -> None:
+        self.result = result
+        """The verdict of the run."""
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The exception's message, else the reason, else the status."""
+        result = self.result
+        message = result.exception.message if result.exception else result.reason
+        return message or str(result.status)
+
+    @property
+    def detail(self) -> str:
+        """``Type: message`` of the exception, else the reason, else a line naming the status."""
+        result = self.result
+        if result.exception is not None:
+            return f"{result.exception.type}: {result.exception.message}"
+        return result.reason or f"the run ended with status {result.status}"
+
+
+async def call_probe(app: object, target: str, model: type[M], **kwargs: Any) -> M:
+    """Call a probe through ``app.sandbox``; its data as ``model``.
+
+    Raises ``SandboxFailed`` when the sandbox could not run it, ``RunFailed`` when it ran and
+    failed."""
+    try:
+        result = await app.sandbox.call(target, **kwargs)  # type: ignore[attr-defined]
+    except Exception as err:  # the sandbox itself failed: say so, keep the screen alive
+        raise SandboxFailed(str(err)) from err
+    if not result.ok:
+        raise RunFailed(result)
+    return model.model_validate(result.value)
+
+
+class LabScreen(Screen[None]):
+    """A lab screen: runs its probe through ``app.sandbox`` and reports failures in place."""
+
+    ERROR_LINE: ClassVar[str] = ""
+    """The selector of the ``Static`` that says what went wrong (shown with class ``-shown``)."""
+
+    @property
+    def has_sandbox(self) -> bool:
+        """Whether the app holds a sandbox to run probes in (tests with recorded data do not)."""
+        return getattr(self.app, "sandbox", None) is not None
+
+    async def run_probe(
+        self, target: str, model: type[M], *, busy: str, hint: str, **kwargs: Any
+    ) -> M | None:
+        """Call a probe with the ``RunStatus`` spinning and saying ``busy``; its data, or None
+        once the error line says why (and, for a failed run, the status says ``hint``)."""
+        status = self.query_one(RunStatus)
+        status.running, status.message = True, busy
+        try:
+            return await call_probe(self.app, target, model, **kwargs)
+        except SandboxFailed as err:
+            self.show_error(f"the sandbox could not run the lab: {err}")
+            return None
+        except RunFailed as err:
+            failed = err
+        finally:
+            status.running = False
+        self.show_error(failed.message)
+        status.message = hint
+        return None
+
+    async def ask(self, target: str, model: type[M], **kwargs: Any) -> tuple[M | None, str]:
+        """Call a probe: (its data, "") or (None, one plain line saying why there is none)."""
+        try:
+            return await call_probe(self.app, target, model, **kwargs), ""
+        except SandboxFailed as err:
+            return None, f"the sandbox could not run this: {err}"
+        except RunFailed as err:
+            return None, err.detail
+
+    def show_error(self, message: str) -> None:
+        """Say what went wrong, in place of a traceback."""
+        error = self.query_one(self.ERROR_LINE, Static)
+        error.update(message)
+        error.set_class(True, "-shown")
+
+    def hide_error(self) -> None:
+        """Take the error line away."""
+        self.query_one(self.ERROR_LINE, Static).set_class(False, "-shown")
+
+    def action_close(self) -> None:
+        """Leave the lab."""
+        self.app.pop_screen()
