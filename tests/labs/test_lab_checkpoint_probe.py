@@ -3,14 +3,10 @@ round trip, and a pickled model that breaks after a refactor; plus the recording
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-from pathlib import Path
 
+from labs.harness import kept
 from tutor.probes.checkpoint import checkpoint
-
-DATA = Path(__file__).parent / "data"
 
 
 def test_device_mismatch_is_the_real_error(tmp_path):
@@ -52,7 +48,4 @@ def test_pickled_model_records_the_class_and_breaks(tmp_path):
 def test_recording_matches_the_probe(tmp_path):
     """The widget snapshots draw this file; it must still be what the probe says."""
     current = checkpoint(str(tmp_path)).model_dump(mode="json")
-    path = DATA / "checkpoint.json"
-    if os.environ.get("TUTOR_RECORD") == "1":
-        path.write_text(json.dumps(current, indent=1) + "\n")
-    assert json.loads(path.read_text()) == current
+    assert kept("checkpoint.json", current) == current

@@ -3,38 +3,14 @@ looks from recorded probe data (snapshots at 80x24 and 120x40)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from textual.app import App
 from textual.widgets import TabbedContent
 
+from labs.harness import LabApp, recorded
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.checkpoint import CheckpointLab
 from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
-
-DATA = Path(__file__).parent / "data"
-
-
-class LabApp(App[None]):
-    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
-
-    def __init__(self, screen: CheckpointLab, sandbox: AsyncSandbox | None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_checkpoint_lab_end_to_end(sandbox):
@@ -73,7 +49,7 @@ async def test_checkpoint_lab_end_to_end(sandbox):
     ],
 )
 def test_checkpoint_lab_snapshot(snap_compare, tab, size):
-    data = Checkpoint.model_validate(json.loads((DATA / "checkpoint.json").read_text()))
+    data = recorded(Checkpoint, "checkpoint.json")
     app = LabApp(CheckpointLab({"tab": tab}), None)
 
     async def before(pilot) -> None:

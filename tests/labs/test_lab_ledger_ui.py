@@ -3,54 +3,25 @@ recorded probe data (snapshots at 80x24 and 120x40), and the recording checked a
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-from textual.app import App
 from textual.widgets import Input, Select, Static, TextArea
 
+from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_ledger import Ledger
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.ledger import LedgerLab
 from tutor.ui.widgets.ledger_table import LedgerTable, tree_prefixes
 from tutor.ui.widgets.ledger_totals import LedgerTotals
 
-DATA = Path(__file__).parent / "data_f"
-_spec = importlib.util.spec_from_file_location("lab_recordings", DATA / "record.py")
-assert _spec and _spec.loader
-recordings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recordings)
-
-
-class LabApp(App[None]):
-    """A bare app holding a sandbox (None for recorded data: nothing runs) and one lab screen."""
-
-    def __init__(self, screen: LedgerLab, sandbox: AsyncSandbox | None = None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 def test_recording_still_matches_torch():
-    target, kwargs = recordings.SPECS["ledger_mlp_bn.json"]
-    assert recordings.run(target, kwargs) == recordings.load("ledger_mlp_bn.json")
+    fresh, kept = rerun("ledger_mlp_bn.json")
+    assert fresh == kept
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_ledger_lab_looks(snap_compare, size):
-    data = Ledger.model_validate(recordings.load("ledger_mlp_bn.json"))
+    data = recorded(Ledger, "ledger_mlp_bn.json")
     code = recordings.SPECS["ledger_mlp_bn.json"][1]["code"]
     app = LabApp(LedgerLab({"expr": code}, ledger=data))
 
@@ -61,13 +32,6 @@ def test_ledger_lab_looks(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_ledger_lab_end_to_end(sandbox):
@@ -146,7 +110,7 @@ async def test_ledger_lab_bad_input_gets_a_message(sandbox):
 
 
 def test_tree_guides_follow_the_module_tree():
-    data = Ledger.model_validate(recordings.load("ledger_mlp_bn.json"))
+    data = recorded(Ledger, "ledger_mlp_bn.json")
     prefixes = tree_prefixes(data.layers)
     assert prefixes[0] == "" and prefixes[-1] == "└ "
     assert set(prefixes[1:-1]) == {"├ "}

@@ -3,52 +3,24 @@ recorded probe data (snapshots at 80x24 and 120x40), and the recordings checked 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
-from textual.app import App
 from textual.widgets import Input, Static
 
+from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_logits import LogitsResult
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.logits import LogitsLab
 from tutor.ui.widgets.logits_bars import LogitsBars, bar
 from tutor.ui.widgets.logits_summary import LogitsSummary
 
-DATA = Path(__file__).parent / "data_f"
-_spec = importlib.util.spec_from_file_location("lab_recordings", DATA / "record.py")
-assert _spec and _spec.loader
-recordings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recordings)
 NAMES = [n for n in recordings.SPECS if n.startswith("logits_")]
-
-
-class LabApp(App[None]):
-    """A bare app holding a sandbox (None for recorded data: nothing runs) and one lab screen."""
-
-    def __init__(self, screen: LogitsLab, sandbox: AsyncSandbox | None = None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_recording_still_matches_torch(name):
-    target, kwargs = recordings.SPECS[name]
-    fresh, kept = recordings.run(target, kwargs), recordings.load(name)
+    fresh, kept = rerun(name)
     assert fresh.keys() == kept.keys()
     assert fresh["probs"] == pytest.approx(kept["probs"], rel=1e-5)
     for mode in ("correct", "softmax_first"):
@@ -65,7 +37,7 @@ def test_bar_fills_in_eighths():
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("name", NAMES)
 def test_logits_lab_looks(snap_compare, size, name):
-    data = LogitsResult.model_validate(recordings.load(name))
+    data = recorded(LogitsResult, name)
     app = LabApp(LogitsLab(result=data))
 
     async def before(pilot) -> None:
@@ -74,13 +46,6 @@ def test_logits_lab_looks(snap_compare, size, name):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_logits_lab_end_to_end(sandbox):

@@ -3,47 +3,19 @@ recorded probe data (snapshots at 80x24 and 120x40), and the recordings checked 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
-from textual.app import App
 from textual.widgets import Input, Select
 
+from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_loop_trace import LoopTrace
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.loop import LoopLab
 from tutor.ui.widgets.loop_code import LoopCode
 from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
 from tutor.ui.widgets.loop_state import LoopState
 from tutor.ui.widgets.loss_curve import LossCurve
-
-DATA = Path(__file__).parent / "data_f"
-_spec = importlib.util.spec_from_file_location("lab_recordings", DATA / "record.py")
-assert _spec and _spec.loader
-recordings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recordings)
-
-
-class LabApp(App[None]):
-    """A bare app holding a sandbox (None for recorded data: nothing runs) and one lab screen."""
-
-    def __init__(self, screen: LoopLab, sandbox: AsyncSandbox | None = None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def same(a: object, b: object) -> bool:
@@ -59,12 +31,8 @@ def same(a: object, b: object) -> bool:
 
 @pytest.mark.parametrize("name", [n for n in recordings.SPECS if n.startswith("loop_")])
 def test_recording_still_matches_torch(name):
-    target, kwargs = recordings.SPECS[name]
-    assert same(recordings.run(target, kwargs), recordings.load(name))
-
-
-def recorded(name: str) -> LoopTrace:
-    return LoopTrace.model_validate(recordings.load(name))
+    fresh, kept = rerun(name)
+    assert same(fresh, kept)
 
 
 @pytest.mark.parametrize(
@@ -78,7 +46,7 @@ def recorded(name: str) -> LoopTrace:
     ids=["line-80x24-step3", "line-120x40-end", "classify-80x24-end", "classify-120x40-line4"],
 )
 def test_loop_lab_looks(snap_compare, size, name, keys):
-    app = LabApp(LoopLab(trace=recorded(name)))
+    app = LabApp(LoopLab(trace=recorded(LoopTrace, name)))
 
     async def before(pilot) -> None:
         await pilot.pause()
@@ -92,13 +60,6 @@ def test_loop_lab_looks(snap_compare, size, name, keys):
         await before(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=after_keys)
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_loop_lab_end_to_end(sandbox):

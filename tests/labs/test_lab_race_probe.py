@@ -3,16 +3,11 @@ counts show the trips through the interpreter, and bad options are refused. Neve
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 
+from labs.harness import kept
 from tutor.probes.data_race import OPS
 from tutor.probes.race import RaceInputError, race
-
-DATA = Path(__file__).parent / "data"
 
 #: recording file -> the probe's arguments; timings differ per run, the rest must not
 RECORDINGS = {
@@ -65,7 +60,4 @@ def deterministic(data: dict) -> dict:
 def test_recordings_match_the_probe(name):
     """The widget snapshots draw these files; all but the timings must still be current."""
     current = race(**RECORDINGS[name]).model_dump(mode="json")
-    path = DATA / name
-    if os.environ.get("TUTOR_RECORD") == "1":
-        path.write_text(json.dumps(current, indent=1) + "\n")
-    assert deterministic(json.loads(path.read_text())) == deterministic(current)
+    assert deterministic(kept(name, current)) == deterministic(current)

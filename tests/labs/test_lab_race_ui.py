@@ -3,46 +3,14 @@ recorded probe data (snapshots at 80x24 and 120x40). No assertion reads a timing
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from textual.app import App
 from textual.widgets import Input, Select, Static
 
+from labs.harness import LabApp, recorded, settle
 from tutor.probes.data_race import Race
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.race import RaceLab
 from tutor.ui.widgets.race_bars import RaceBars
 from tutor.ui.widgets.race_table import RaceTable
-
-DATA = Path(__file__).parent / "data"
-
-
-class LabApp(App[None]):
-    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
-
-    def __init__(self, screen: RaceLab, sandbox: AsyncSandbox | None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_race_lab_end_to_end(sandbox):
@@ -78,7 +46,7 @@ async def test_race_lab_end_to_end(sandbox):
     "name, size", [("race_linear.json", (80, 24)), ("race_normalize.json", (120, 40))]
 )
 def test_race_lab_snapshot(snap_compare, name, size):
-    data = Race.model_validate(json.loads((DATA / name).read_text()))
+    data = recorded(Race, name)
     app = LabApp(RaceLab({"n": str(data.n), "op": data.op}), None)
 
     async def before(pilot) -> None:

@@ -3,19 +3,14 @@ shared storage, elision, input errors, and the recordings the widget snapshots d
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from labs.harness import kept
 from tutor.probes.data_stride_map import StrideMap
 from tutor.probes.stride_map import StrideInputError, stride_map
-
-DATA = Path(__file__).parent / "data"
 
 #: recording file -> the probe's arguments (deterministic: the probe seeds torch)
 RECORDINGS = {
@@ -170,7 +165,4 @@ def test_every_offset_reads_the_element_through_as_strided(expr):
 def test_recordings_match_the_probe(name):
     """The widget snapshots draw these files; they must still be what the probe says."""
     current = stride_map(**RECORDINGS[name]).model_dump(mode="json")
-    path = DATA / name
-    if os.environ.get("TUTOR_RECORD") == "1":
-        path.write_text(json.dumps(current, indent=1) + "\n")
-    assert json.loads(path.read_text()) == current
+    assert kept(name, current) == current

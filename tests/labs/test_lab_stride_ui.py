@@ -3,55 +3,16 @@ recorded probe data (snapshots at 80x24 and 120x40)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from textual.app import App
 from textual.widgets import Input, Static
 
+from labs.harness import LabApp, recorded, replace_text, settle
 from tutor.probes.data_stride_map import StrideMap
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.stride import StrideLab
 from tutor.ui.widgets.stride_facts import ViewVerdict
 from tutor.ui.widgets.stride_grid import StrideGrid
 from tutor.ui.widgets.stride_strip import StorageStrip
-
-DATA = Path(__file__).parent / "data"
-
-
-class LabApp(App[None]):
-    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
-
-    def __init__(self, screen: StrideLab, sandbox: AsyncSandbox | None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def replace_text(pilot, field: Input, text: str) -> None:
-    """Clear ``field`` and type ``text`` into it key by key."""
-    field.focus()
-    field.value = ""
-    await pilot.press(*text)
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_stride_lab_end_to_end(sandbox):
@@ -152,19 +113,15 @@ async def test_stride_lab_code_that_loops_times_out(sandbox):
         assert error.has_class("-shown") and "timed out" in str(error.render())
 
 
-def recorded(name: str) -> StrideMap:
-    return StrideMap.model_validate(json.loads((DATA / name).read_text()))
-
-
 def snapshot_app(name: str, keys: tuple[str, ...] = ()) -> tuple[LabApp, object]:
     """An app showing the recorded stride map ``name`` (no sandbox), and a run_before hook."""
-    app = LabApp(StrideLab({"expr": recorded(name).expr}), None)
+    app = LabApp(StrideLab({"expr": recorded(StrideMap, name).expr}), None)
 
     async def before(pilot) -> None:
         await pilot.pause()
         for field in app.lab.query(Input):
             field.cursor_blink = False
-        app.lab.show(recorded(name))
+        app.lab.show(recorded(StrideMap, name))
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.pause()

@@ -3,15 +3,11 @@ real node names and execution order, finite differences, the rules, bad input, r
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import pytest
 
+from labs.harness import kept
 from tutor.probes.tape import TapeInputError, tape
 
-DATA = Path(__file__).parent / "data"
 EXAMPLE_A = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
 MLP = (
     "w = torch.randn(3, 2, requires_grad=True)\n"
@@ -118,10 +114,7 @@ def test_bad_input_says_why(code, says):
 def test_recordings_match_the_probe(name):
     """The widget snapshots draw these files; they must still be what the probe says."""
     current = tape(**RECORDINGS[name]).model_dump(mode="json")
-    path = DATA / name
-    if os.environ.get("TUTOR_RECORD") == "1":
-        path.write_text(json.dumps(current, indent=1) + "\n")
-    recorded = json.loads(path.read_text())
+    recorded = kept(name, current)
     # finite differences are numeric noise below 1e-6; everything else must match exactly
     for data in (recorded, current):
         for leaf in data["leaves"].values():

@@ -3,46 +3,14 @@ recorded probe data (snapshots at 80x24 and 120x40)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from textual.app import App
 from textual.widgets import Static, TabbedContent, TextArea
 
+from labs.harness import LabApp, recorded, settle
 from tutor.probes.data_tape import Tape
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.tape import TapeLab
 from tutor.ui.widgets.tape_graph import TapeGraph
 from tutor.ui.widgets.tape_panels import TapeStepPanel
-
-DATA = Path(__file__).parent / "data"
-
-
-class LabApp(App[None]):
-    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
-
-    def __init__(self, screen: TapeLab, sandbox: AsyncSandbox | None) -> None:
-        super().__init__()
-        self.sandbox = sandbox
-        self.lab = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.lab)
-
-
-async def settle(app: App, pilot) -> None:
-    """Let workers finish and the screen redraw."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-@pytest.fixture
-async def sandbox():
-    box = AsyncSandbox()
-    yield box
-    await box.close()
 
 
 async def test_tape_lab_steps_worked_example_a(sandbox):
@@ -103,10 +71,6 @@ async def test_tape_lab_new_code_and_bad_code(sandbox):
             assert graph.data.value == 5.25  # the last good tape stays
 
 
-def recorded(name: str) -> Tape:
-    return Tape.model_validate(json.loads((DATA / name).read_text()))
-
-
 @pytest.mark.parametrize(
     "name, keys, size",
     [
@@ -117,12 +81,12 @@ def recorded(name: str) -> Tape:
     ],
 )
 def test_tape_lab_snapshot(snap_compare, name, keys, size):
-    app = LabApp(TapeLab({"code": recorded(name).code}), None)
+    app = LabApp(TapeLab({"code": recorded(Tape, name).code}), None)
 
     async def before(pilot) -> None:
         await pilot.pause()
         app.lab.query_one(TextArea).cursor_blink = False
-        app.lab.show(recorded(name))
+        app.lab.show(recorded(Tape, name))
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.pause()
