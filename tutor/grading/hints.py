@@ -60,8 +60,8 @@ HINTS: dict[str, str] = {
     ),
     "shape": "Work out the shape first, dimension by dimension, before any values.",
     "values": (
-        "Work out the entry named above by hand, from the inputs, and compare it step by step "
-        "with what the code computes there."
+        "Work out the entry named above by hand from the inputs, one step at a time, and see "
+        "where your reasoning (or your code) parts from what torch does."
     ),
     "requires_grad": (
         "A result requires grad when an input that requires grad took part and nothing "
