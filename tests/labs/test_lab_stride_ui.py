@@ -106,11 +106,24 @@ async def test_stride_lab_code_that_loops_times_out(sandbox):
         field = app.lab.query_one("#stride-expr", Input)
         await pilot.press("slash")
         assert field.has_focus
-        field.value = "[0 for _ in iter(int, 1)]"
+        field.value = "max(iter(int, 1))"  # loops forever without allocating
         await pilot.press("enter")
         await settle(app, pilot)
         error = app.lab.query_one("#stride-error", Static)
         assert error.has_class("-shown") and "timed out" in str(error.render())
+
+
+async def test_stride_lab_expression_that_eats_memory_says_so(sandbox):
+    app = LabApp(StrideLab({"expr": "torch.ones(1)"}), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        field = app.lab.query_one("#stride-expr", Input)
+        await pilot.press("slash")
+        field.value = "[0] * 10**10"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        error = app.lab.query_one("#stride-error", Static)
+        assert error.has_class("-shown") and "memory" in str(error.render())
 
 
 def snapshot_app(name: str, keys: tuple[str, ...] = ()) -> tuple[LabApp, object]:

@@ -53,7 +53,7 @@ def explain(exc: Exception, what: str) -> str:
     """A learner's exception in plain words (an allocation failure says how big it was)."""
     text = str(exc)
     asked = re.search(r"tried to allocate (\d+) bytes", text)
-    if "can't allocate memory" in text or asked:
+    if "can't allocate memory" in text or asked or isinstance(exc, MemoryError):
         size = f"{int(asked.group(1)):,} bytes" if asked else "more memory than the lab allows"
         return (
             f"the {what} asked for {size}, more than the lab's memory limit: "
