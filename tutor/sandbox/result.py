@@ -44,3 +44,10 @@ class RunResult(BaseModel):
     @property
     def ok(self) -> bool:
         return self.status is Status.ok
+
+    @property
+    def message(self) -> str:
+        """What went wrong in one line: the exception's message, else the reason, else the
+        status."""
+        text = self.exception.message if self.exception else self.reason
+        return text or str(self.status)

@@ -24,8 +24,7 @@ def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> An
     with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
         result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
     if not result.ok:
-        message = result.exception.message if result.exception else result.reason
-        click.echo(f"error: {message or result.status}", err=True)
+        click.echo(f"error: {result.message}", err=True)
         sys.exit(1)
     return result.value
 

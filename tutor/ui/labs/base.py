@@ -36,9 +36,7 @@ class RunFailed(ProbeError):
     @property
     def message(self) -> str:
         """The exception's message, else the reason, else the status."""
-        result = self.result
-        message = result.exception.message if result.exception else result.reason
-        return message or str(result.status)
+        return self.result.message
 
     @property
     def detail(self) -> str:
