@@ -9,8 +9,8 @@ from textual.widgets import TabbedContent
 from labs.harness import LabApp, recorded
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.sandbox import AsyncSandbox
-from tutor.ui.labs.checkpoint import CheckpointLab
-from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+from tutor.ui.labs.checkpoint.screen import CheckpointLab
 
 
 async def test_checkpoint_lab_end_to_end(sandbox):

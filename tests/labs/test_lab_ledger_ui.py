@@ -9,9 +9,9 @@ from textual.widgets import Input, Select, Static, TextArea
 from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_ledger import Ledger
 from tutor.ui.labs import lab_screen
-from tutor.ui.labs.ledger import LedgerLab
-from tutor.ui.widgets.ledger_table import LedgerTable, tree_prefixes
-from tutor.ui.widgets.ledger_totals import LedgerTotals
+from tutor.ui.labs.ledger.ledger_table import LedgerTable, tree_prefixes
+from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
+from tutor.ui.labs.ledger.screen import LedgerLab
 
 
 def test_recording_still_matches_torch():

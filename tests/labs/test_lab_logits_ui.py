@@ -11,9 +11,9 @@ from textual.widgets import Input, Static
 from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_logits import LogitsResult
 from tutor.ui.labs import lab_screen
-from tutor.ui.labs.logits import LogitsLab
-from tutor.ui.widgets.logits_bars import LogitsBars, bar
-from tutor.ui.widgets.logits_summary import LogitsSummary
+from tutor.ui.labs.logits.logits_bars import LogitsBars, bar
+from tutor.ui.labs.logits.logits_summary import LogitsSummary
+from tutor.ui.labs.logits.screen import LogitsLab
 
 NAMES = [n for n in recordings.SPECS if n.startswith("logits_")]
 

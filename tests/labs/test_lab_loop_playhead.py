@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tutor.probes.data_ledger import parse_shape
 from tutor.probes.data_logits import parse_logits
-from tutor.ui.widgets.loop_playhead import Playhead
+from tutor.ui.labs.loop.loop_playhead import Playhead
 
 ACTIONS = st.sampled_from(["line", "step", "jump", "rewind", "finish"])
 

@@ -11,11 +11,11 @@ from textual.widgets import Input, Select
 from labs.harness import LabApp, recorded, recordings, rerun, settle
 from tutor.probes.data_loop_trace import LoopTrace
 from tutor.ui.labs import lab_screen
-from tutor.ui.labs.loop import LoopLab
-from tutor.ui.widgets.loop_code import LoopCode
-from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
-from tutor.ui.widgets.loop_state import LoopState
-from tutor.ui.widgets.loss_curve import LossCurve
+from tutor.ui.labs.loop.loop_code import LoopCode
+from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
+from tutor.ui.labs.loop.loop_state import LoopState
+from tutor.ui.labs.loop.loss_curve import LossCurve
+from tutor.ui.labs.loop.screen import LoopLab
 
 
 def same(a: object, b: object) -> bool:

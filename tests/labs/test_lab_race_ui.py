@@ -8,9 +8,9 @@ from textual.widgets import Input, Select, Static
 
 from labs.harness import LabApp, recorded, settle
 from tutor.probes.data_race import Race
-from tutor.ui.labs.race import RaceLab
-from tutor.ui.widgets.race_bars import RaceBars
-from tutor.ui.widgets.race_table import RaceTable
+from tutor.ui.labs.race.race_bars import RaceBars
+from tutor.ui.labs.race.race_table import RaceTable
+from tutor.ui.labs.race.screen import RaceLab
 
 
 async def test_race_lab_end_to_end(sandbox):

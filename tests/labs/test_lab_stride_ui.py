@@ -9,10 +9,10 @@ from textual.widgets import Input, Static
 from labs.harness import LabApp, recorded, replace_text, settle
 from tutor.probes.data_stride_map import StrideMap
 from tutor.ui.labs import lab_screen
-from tutor.ui.labs.stride import StrideLab
-from tutor.ui.widgets.stride_facts import ViewVerdict
-from tutor.ui.widgets.stride_grid import StrideGrid
-from tutor.ui.widgets.stride_strip import StorageStrip
+from tutor.ui.labs.stride.screen import StrideLab
+from tutor.ui.labs.stride.stride_facts import ViewVerdict
+from tutor.ui.labs.stride.stride_grid import StrideGrid
+from tutor.ui.labs.stride.stride_strip import StorageStrip
 
 
 async def test_stride_lab_end_to_end(sandbox):

@@ -8,9 +8,9 @@ from textual.widgets import Static, TabbedContent, TextArea
 
 from labs.harness import LabApp, recorded, settle
 from tutor.probes.data_tape import Tape
-from tutor.ui.labs.tape import TapeLab
-from tutor.ui.widgets.tape_graph import TapeGraph
-from tutor.ui.widgets.tape_panels import TapeStepPanel
+from tutor.ui.labs.tape.screen import TapeLab
+from tutor.ui.labs.tape.tape_graph import TapeGraph
+from tutor.ui.labs.tape.tape_panels import TapeStepPanel
 
 
 async def test_tape_lab_steps_worked_example_a(sandbox):

@@ -8,13 +8,13 @@ from textual.screen import Screen
 
 #: lab name -> "module:ScreenClass"
 LABS: dict[str, str] = {
-    "stride": "tutor.ui.labs.stride:StrideLab",
-    "tape": "tutor.ui.labs.tape:TapeLab",
-    "loop": "tutor.ui.labs.loop:LoopLab",
-    "ledger": "tutor.ui.labs.ledger:LedgerLab",
-    "logits": "tutor.ui.labs.logits:LogitsLab",
-    "checkpoint": "tutor.ui.labs.checkpoint:CheckpointLab",
-    "race": "tutor.ui.labs.race:RaceLab",
+    "stride": "tutor.ui.labs.stride.screen:StrideLab",
+    "tape": "tutor.ui.labs.tape.screen:TapeLab",
+    "loop": "tutor.ui.labs.loop.screen:LoopLab",
+    "ledger": "tutor.ui.labs.ledger.screen:LedgerLab",
+    "logits": "tutor.ui.labs.logits.screen:LogitsLab",
+    "checkpoint": "tutor.ui.labs.checkpoint.screen:CheckpointLab",
+    "race": "tutor.ui.labs.race.screen:RaceLab",
 }
 
 #: lab name -> the title shown in menus and the command palette

@@ -11,7 +11,7 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.ui.labs.base import LabScreen
-from tutor.ui.widgets.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = "tutor.probes.checkpoint:checkpoint"

@@ -17,9 +17,9 @@ from textual.widgets import Footer, Input, Label, Static
 
 from tutor.probes.data_logits import LogitsResult, parse_logits
 from tutor.ui.labs.base import LabScreen
-from tutor.ui.widgets.logits_bars import LogitsBars
-from tutor.ui.widgets.logits_summary import LogitsSummary
-from tutor.ui.widgets.logits_sweep import LogitsSweep
+from tutor.ui.labs.logits.logits_bars import LogitsBars
+from tutor.ui.labs.logits.logits_summary import LogitsSummary
+from tutor.ui.labs.logits.logits_sweep import LogitsSweep
 
 PROBE = "tutor.probes.logits:logits"
 SETTLE = 0.05

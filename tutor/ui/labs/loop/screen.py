@@ -17,12 +17,12 @@ from textual.widgets import Footer, Input, Label, Select, Static
 
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
 from tutor.ui.labs.base import LabScreen
-from tutor.ui.widgets.loop_code import LoopCode
-from tutor.ui.widgets.loop_diagnosis import LoopDiagnosis
-from tutor.ui.widgets.loop_history import LoopHistory
-from tutor.ui.widgets.loop_playhead import Playhead
-from tutor.ui.widgets.loop_state import LoopState, StateView, fmt
-from tutor.ui.widgets.loss_curve import LossCurve
+from tutor.ui.labs.loop.loop_code import LoopCode
+from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
+from tutor.ui.labs.loop.loop_history import LoopHistory
+from tutor.ui.labs.loop.loop_playhead import Playhead
+from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
+from tutor.ui.labs.loop.loss_curve import LossCurve
 
 PROBE = "tutor.probes.loop_trace:trace"
 FPS = 20

@@ -11,9 +11,9 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, Text
 
 from tutor.probes.data_tape import Tape
 from tutor.ui.labs.base import LabScreen
+from tutor.ui.labs.tape.tape_graph import TapeGraph
+from tutor.ui.labs.tape.tape_panels import TapeChecks, TapeStepPanel
 from tutor.ui.widgets.run_status import RunStatus
-from tutor.ui.widgets.tape_graph import TapeGraph
-from tutor.ui.widgets.tape_panels import TapeChecks, TapeStepPanel
 
 DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
 PROBE = "tutor.probes.tape:tape"

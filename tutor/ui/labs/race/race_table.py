@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.probes.data_race import Race
-from tutor.ui.widgets.race_bars import duration
+from tutor.ui.labs.race.race_bars import duration
 
 
 class RaceTable(Static):

@@ -13,10 +13,10 @@ from textual.widgets import Footer, Header, Input, Static
 
 from tutor.probes.data_stride_map import StrideMap
 from tutor.ui.labs.base import LabScreen
+from tutor.ui.labs.stride.stride_facts import StrideFacts, ViewVerdict
+from tutor.ui.labs.stride.stride_grid import StrideGrid, short
+from tutor.ui.labs.stride.stride_strip import StorageStrip
 from tutor.ui.widgets.run_status import RunStatus
-from tutor.ui.widgets.stride_facts import StrideFacts, ViewVerdict
-from tutor.ui.widgets.stride_grid import StrideGrid, short
-from tutor.ui.widgets.stride_strip import StorageStrip
 
 DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
 PROBE = "tutor.probes.stride_map:stride_map"

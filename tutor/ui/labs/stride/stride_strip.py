@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from tutor.probes.data_stride_map import StrideMap
-from tutor.ui.widgets.stride_grid import short
+from tutor.ui.labs.stride.stride_grid import short
 
 LABEL = 7
 

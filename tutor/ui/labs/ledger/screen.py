@@ -15,8 +15,8 @@ from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
 from tutor.probes.data_ledger import Ledger, parse_shape
 from tutor.ui.labs.base import LabScreen
-from tutor.ui.widgets.ledger_table import LedgerTable
-from tutor.ui.widgets.ledger_totals import LedgerTotals
+from tutor.ui.labs.ledger.ledger_table import LedgerTable
+from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
 
 PROBE = "tutor.probes.ledger:ledger"
 

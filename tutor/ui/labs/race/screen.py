@@ -12,8 +12,8 @@ from textual.widgets import Button, Footer, Header, Input, Select, Static
 
 from tutor.probes.data_race import MAX_N, OPS, Race
 from tutor.ui.labs.base import LabScreen
-from tutor.ui.widgets.race_bars import RaceBars
-from tutor.ui.widgets.race_table import RaceTable
+from tutor.ui.labs.race.race_bars import RaceBars
+from tutor.ui.labs.race.race_table import RaceTable
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = "tutor.probes.race:race"

@@ -8,7 +8,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from tutor.probes.data_loop_trace import LoopTrace
-from tutor.ui.widgets.loop_state import fmt
+from tutor.ui.labs.loop.loop_state import fmt
 
 
 class LoopHistory(Widget):

@@ -1,0 +1,1 @@
+"""The Device & checkpoint lab: its screen, widgets and styles."""

@@ -1,0 +1,1 @@
+"""The Parameter & memory ledger lab: its screen, widgets and styles."""

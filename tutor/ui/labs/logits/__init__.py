@@ -1,0 +1,1 @@
+"""The Cross-entropy logits lab: its screen, widgets and styles."""

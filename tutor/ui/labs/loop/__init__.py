@@ -1,0 +1,1 @@
+"""The Training-loop debugger lab: its screen, widgets and styles."""

@@ -1,0 +1,1 @@
+"""The Dispatch race lab: its screen, widgets and styles."""

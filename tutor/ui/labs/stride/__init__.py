@@ -1,0 +1,1 @@
+"""The Stride map lab: its screen, widgets and styles."""

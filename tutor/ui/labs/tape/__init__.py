@@ -1,0 +1,1 @@
+"""The Autograd tape lab: its screen, widgets and styles."""
