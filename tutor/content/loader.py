@@ -10,9 +10,19 @@ from pydantic import BaseModel, ValidationError
 
 from tutor.content.checks import check_pack_data
 from tutor.content.errors import translate
+from tutor.content.files import read_text
 from tutor.content.models import Pack
 from tutor.content.positions import Locator, parse_located
 from tutor.content.problems import PackError, Problem
+
+__all__ = [
+    "display_path",
+    "load_pack",
+    "load_pack_located",
+    "parse_pack",
+    "read_text",
+    "validate_located",
+]
 
 
 def display_path(path: Path) -> str:
@@ -22,16 +32,6 @@ def display_path(path: Path) -> str:
     except ValueError:
         return str(path)
     return str(path) if relative.startswith("..") else relative
-
-
-def read_text(path: Path, file: str) -> str:
-    """The file's text; an unreadable file raises PackError."""
-    try:
-        return path.read_text(encoding="utf-8-sig")  # a leading BOM is dropped
-    except UnicodeDecodeError as exc:
-        raise PackError([Problem(file, 1, 1, "file", f"not UTF-8 text ({exc.reason})")]) from exc
-    except OSError as exc:
-        raise PackError([Problem(file, 1, 1, "file", f"cannot read: {exc.strerror}")]) from exc
 
 
 def validate_located(

@@ -14,7 +14,16 @@ from typing import Any
 import yaml
 
 from tutor.content.problems import Problem
-from tutor.content.yamltree import NeedsFullBuild, compose, plain
+from tutor.content.yamltree import (
+    MAX_DEPTH,
+    MAX_VALUES,
+    NeedsFullBuild,
+    TooDeep,
+    TooManyValues,
+    check_expansion,
+    compose,
+    plain,
+)
 
 Path = tuple[str | int, ...]
 Position = tuple[int, int]
@@ -203,6 +212,11 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
     problems: list[Problem] = []
     try:
         node = compose(text)
+    except TooDeep as exc:
+        line, col = exc.args
+        message = f"collections nested more than {MAX_DEPTH} deep: not loaded"
+        problems.append(Problem(file, line + line_offset, col, "yaml", message))
+        return None, locator, problems
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -220,6 +234,15 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
         return None, locator, problems
     if node is None:
         return None, locator, problems
+    if "&" in text:  # anchors, so maybe aliases: bound what they expand to
+        try:
+            check_expansion(node)
+        except TooManyValues:
+            message = (
+                f"aliases expand to more than {MAX_VALUES:,} values (an alias bomb?): not loaded"
+            )
+            problems.append(Problem(file, 1 + line_offset, 1, "yaml", message))
+            return None, locator, problems
     try:
         try:
             data = plain(node)
@@ -229,6 +252,10 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
             # indexes the positions and reports the problems
             locator._values, locator._keys = {}, {}
             data = _Builder(locator, problems).build(node, ())
+    except RecursionError:
+        message = "collections nested too deeply: not loaded"
+        problems.append(Problem(file, 1 + line_offset, 1, "yaml", message))
+        return None, locator, problems
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

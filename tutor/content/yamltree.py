@@ -82,9 +82,81 @@ class NeedsFullBuild(Exception):
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
+MAX_DEPTH = 1000
+"""How deeply collections may nest (libyaml's composer recurses in C once per level, and
+overflows the C stack some tens of thousands of levels down)."""
+
+
+class TooDeep(Exception):
+    """The document nests collections more than ``MAX_DEPTH`` deep (args: line, column)."""
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Raise TooDeep if ``text`` nests collections more than ``limit`` deep.
+
+    Cheap for ordinary files: flow collections nest only through brackets, and every block
+    collection sits at its own indentation column (a sequence may share its parent key's), so
+    the depth is at most the brackets plus twice the longest line. Only a file where that bound
+    passes ``limit`` has its parser events counted (libyaml's parser does not recurse).
+    """
+    longest = max(map(len, text.splitlines()), default=0)
+    if text.count("[") + text.count("{") + 2 * (longest + 1) <= limit:
+        return
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > limit:
+                raise TooDeep(event.start_mark.line + 1, event.start_mark.column + 1)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def compose(text: str) -> yaml.Node | None:
-    """The node tree of one YAML document (None for an empty one); raises yaml.YAMLError."""
+    """The node tree of one YAML document (None for an empty one); raises yaml.YAMLError
+    (and TooDeep before composing a document nested too deeply to compose safely)."""
+    check_depth(text)
     return yaml.compose(text, Loader=_Loader)
+
+
+MAX_VALUES = 200_000
+"""The most values a document may expand to once its aliases are followed."""
+
+
+class TooManyValues(Exception):
+    """The document's aliases expand to more than ``MAX_VALUES`` values (an alias bomb)."""
+
+
+def check_expansion(node: yaml.Node, limit: int = MAX_VALUES) -> int:
+    """How many values ``node`` expands to, each alias counted in full; raises TooManyValues
+    past ``limit``. Linear in the number of distinct nodes (an alias is the same node object
+    again, so each node's count is computed once); a node inside itself counts once."""
+    sizes: dict[int, int] = {}
+    open_: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        current, children_done = stack.pop()
+        key = id(current)
+        if type(current) is _SCALAR:
+            sizes[key] = 1
+            continue
+        items = current.value
+        children = items if type(current) is _SEQUENCE else [n for pair in items for n in pair]
+        if children_done:
+            open_.discard(key)
+            total = 1 + sum(sizes.get(id(child), 1) for child in children)
+            if total > limit:
+                raise TooManyValues(total)
+            sizes[key] = total
+        elif key not in sizes and key not in open_:
+            open_.add(key)
+            stack.append((current, True))
+            stack.extend(
+                (child, False)
+                for child in children
+                if id(child) not in sizes and id(child) not in open_
+            )
+    return sizes[id(node)]
 
 
 def plain(node: yaml.Node) -> Any:
