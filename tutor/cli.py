@@ -3,10 +3,9 @@ so ``tutor`` (the TUI) starts without importing what it does not need."""
 
 from __future__ import annotations
 
-import importlib
-
 import click
 
+from tutor.commands.lazy import LazyGroup
 from tutor.settings import Settings
 
 #: subcommand name -> ("module:attribute" of its click command or group, one-line help)
@@ -21,26 +20,7 @@ SUBCOMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
-    """A click group whose subcommands are imported only when used."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(SUBCOMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        entry = SUBCOMMANDS.get(cmd_name)
-        if entry is None:
-            return None
-        module, attr = entry[0].split(":")
-        return getattr(importlib.import_module(module), attr)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """List subcommands from their one-line help, without importing them."""
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, SUBCOMMANDS[name][1]) for name in sorted(SUBCOMMANDS)])
-
-
-@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.group(cls=LazyGroup, lazy=SUBCOMMANDS, invoke_without_command=True)
 @click.option(
     "--pack",
     "packs",

@@ -147,13 +147,6 @@ def test_unknown_lab_and_bad_torch_specifier():
     ]
 
 
-def test_lab_names_match_the_ui_registry():
-    from tutor.content.checks import LAB_NAMES
-    from tutor.ui.labs import LABS
-
-    assert set(LAB_NAMES) == set(LABS)
-
-
 def test_yaml_typed_scalars_and_keys_read_as_written():
     text = "pack: p\ntitle: yes\nchapter: 1\n3: x\ndrills:\n  - id: a\n    kind: predict\n"
     text += "    prompt: x\n    ask: y\n"

@@ -97,14 +97,14 @@ async def test_a_large_lesson_mounts_in_chunks_and_keys_still_work(make_app, cat
 
 
 async def test_l_opens_the_linked_lab_with_its_preset(make_app):
-    from tutor.ui.labs import LABS
+    from tutor.content.labs import get_lab
 
     app = make_app(warm_sandbox=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_lesson(app, pilot)
         await pilot.press("l")  # the fixture lesson links one lab: it opens directly
         await pilot.pause()
-        assert type(app.screen).__name__ == LABS["stride"].split(":")[1]
+        assert type(app.screen).__name__ == get_lab("stride").screen.split(":")[1]
         assert app.screen.expr == "torch.zeros(2,3)"
 
 

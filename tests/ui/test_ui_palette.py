@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.ui.labs import LAB_TITLES
+from tutor.content.labs import LABS
 from tutor.ui.screens.drill import DrillScreen
 from tutor.ui.screens.drills import DrillListScreen
 from tutor.ui.screens.help import HelpScreen
@@ -32,7 +32,7 @@ async def test_palette_lists_every_screen_lab_and_drill(make_app):
         texts = [text for text, _help, _callback in provider.entries()]
     for expected in ["Home", "Reviews due today", "Doctor", "Help: keys", "Lesson 1: Tensors"]:
         assert expected in texts
-    assert all(f"Lab: {title}" in texts for title in LAB_TITLES.values())
+    assert all(f"Lab: {lab.title}" in texts for lab in LABS)
     assert "Drill: Strides of a fresh tensor" in texts
     assert "Drills of chapter 12: The training run" in texts
 

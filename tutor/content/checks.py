@@ -9,12 +9,10 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
-
-#: the live labs a drill's ``lab`` may open (the keys of ``tutor.ui.labs.LABS``)
-LAB_NAMES = ("stride", "tape", "loop", "ledger", "logits", "checkpoint", "race")
 
 #: drill fields shown to the learner, where every ``{name}`` must be a declared param
 PROSE_FIELDS = ("title", "prompt", "explain")

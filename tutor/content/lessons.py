@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tutor.content.checks import LAB_NAMES
 from tutor.content.errors import translate
+from tutor.content.labs import LAB_NAMES
 from tutor.content.loader import display_path, read_text, validate_located
 from tutor.content.models import Chapter, Lesson
 from tutor.content.positions import parse_located

@@ -5,7 +5,10 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.content.labs import get_lab
 from tutor.probes.data_stride_map import StrideMap, index_names
+
+PROBE = get_lab("stride").probe
 
 
 def render(data: StrideMap) -> str:
@@ -56,7 +59,7 @@ def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
     """Map every element of the tensor EXPR to its place in storage."""
     data = probe_data(
         StrideMap,
-        "tutor.probes.stride_map:stride_map",
+        PROBE,
         timeout=10.0,
         memory_mb=1024,
         expr=expr,

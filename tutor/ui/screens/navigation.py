@@ -34,7 +34,8 @@ class Navigator:
         self.push_screen(DrillScreen(event.full_id, queue=queue))
 
     def on_open_lab(self, event: OpenLab) -> None:
-        from tutor.ui.labs import LAB_TITLES, lab_screen
+        from tutor.content.labs import get_lab
+        from tutor.ui.labs import lab_screen
 
         try:
             screen = lab_screen(event.name, event.preset)
@@ -42,7 +43,7 @@ class Navigator:
             self.notify(f"There is no lab called {event.name!r}.", severity="error")
             return
         except Exception as exc:  # a lab still being written must not take the app down
-            title = LAB_TITLES.get(event.name, event.name)
+            title = get_lab(event.name).title
             self.notify(f"The {title} lab could not open: {exc}", severity="error")
             return
         self.push_screen(screen)

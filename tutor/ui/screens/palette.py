@@ -22,7 +22,7 @@ class TutorCommands(Provider):
 
     def entries(self) -> Iterator[Entry]:
         """(text, help, callback) for every command."""
-        from tutor.ui.labs import LAB_TITLES
+        from tutor.content.labs import LABS
 
         app = self.app
         post = self._post
@@ -50,8 +50,8 @@ class TutorCommands(Provider):
                 chapter.thesis,
                 partial(post, OpenDrills(n)),
             )
-        for name, title in LAB_TITLES.items():
-            yield f"Lab: {title}", f"Open the {name} lab", partial(post, OpenLab(name))
+        for lab in LABS:
+            yield f"Lab: {lab.title}", f"Open the {lab.name} lab", partial(post, OpenLab(lab.name))
         for ref in app.catalog.drills():
             yield (
                 f"Drill: {ref.drill.display_title}",

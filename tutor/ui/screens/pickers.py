@@ -20,13 +20,15 @@ class LabPicker(ModalScreen[str | None]):
         self.names = names
 
     def compose(self) -> ComposeResult:
-        from tutor.ui.labs import LAB_TITLES
+        from tutor.content.labs import LABS
 
-        names = self.names or list(LAB_TITLES)
+        titles = {lab.name: lab.title for lab in LABS}
+
+        names = self.names or list(titles)
         with Vertical(id="picker-box") as box:
             box.border_title = "Open a lab"
             box.border_subtitle = "enter to open · escape to close"
-            yield OptionList(*[Option(LAB_TITLES.get(n, n), id=n) for n in names])
+            yield OptionList(*[Option(titles.get(n, n), id=n) for n in names])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -9,12 +9,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = "tutor.probes.checkpoint:checkpoint"
+PROBE = get_lab("checkpoint").probe
 #: preset "tab" value -> tab id
 TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle"}
 

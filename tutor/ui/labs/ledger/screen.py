@@ -13,12 +13,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Label, Select, Static, TextArea
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_ledger import Ledger, parse_shape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ledger.ledger_table import LedgerTable
 from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
 
-PROBE = "tutor.probes.ledger:ledger"
+PROBE = get_lab("ledger").probe
 
 #: example name -> code the learner can start from (counted for real when chosen)
 EXAMPLES: dict[str, str] = {

@@ -15,13 +15,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Label, Static
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_logits import LogitsResult, parse_logits
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.logits.logits_bars import LogitsBars
 from tutor.ui.labs.logits.logits_summary import LogitsSummary
 from tutor.ui.labs.logits.logits_sweep import LogitsSweep
 
-PROBE = "tutor.probes.logits:logits"
+PROBE = get_lab("logits").probe
 SETTLE = 0.05
 """seconds to wait for more key presses before asking the sandbox (a burst costs one run)."""
 

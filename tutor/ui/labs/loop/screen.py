@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Label, Select, Static
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loop.loop_code import LoopCode
@@ -24,7 +25,7 @@ from tutor.ui.labs.loop.loop_playhead import Playhead
 from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
 from tutor.ui.labs.loop.loss_curve import LossCurve
 
-PROBE = "tutor.probes.loop_trace:trace"
+PROBE = get_lab("loop").probe
 FPS = 20
 SPEEDS = (10, 50, 200, 500, 1000)
 """playback speeds in steps per second."""

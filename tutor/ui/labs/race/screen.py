@@ -10,13 +10,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, Select, Static
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_race import MAX_N, OPS, Race
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.race.race_bars import RaceBars
 from tutor.ui.labs.race.race_table import RaceTable
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = "tutor.probes.race:race"
+PROBE = get_lab("race").probe
 WHY = (
     "Every iteration of the loop goes through the interpreter and the dispatcher again; the "
     "batched op pays that toll once and spends the rest in one kernel. The gap follows the "

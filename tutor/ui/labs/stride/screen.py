@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Header, Input, Static
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_stride_map import StrideMap
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.stride.stride_facts import StrideFacts, ViewVerdict
@@ -19,7 +20,7 @@ from tutor.ui.labs.stride.stride_strip import StorageStrip
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
-PROBE = "tutor.probes.stride_map:stride_map"
+PROBE = get_lab("stride").probe
 
 
 def last_name(code: str) -> str | None:

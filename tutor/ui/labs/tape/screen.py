@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
 
+from tutor.content.labs import get_lab
 from tutor.probes.data_tape import Tape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.tape.tape_graph import TapeGraph
@@ -16,7 +17,7 @@ from tutor.ui.labs.tape.tape_panels import TapeChecks, TapeStepPanel
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
-PROBE = "tutor.probes.tape:tape"
+PROBE = get_lab("tape").probe
 
 
 class TapeLab(LabScreen):

@@ -1,0 +1,125 @@
+"""The "Adding a lab" checklist of docs/internals.md, enforced: every row of the lab table has
+its folder, probe, data model, command, chapter, and its snapshot, Pilot, command and probe tests.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+from click.testing import CliRunner
+from pydantic import BaseModel
+
+from tutor.cli import main
+from tutor.content.labs import LAB_NAMES, LABS, Lab, get_lab, resolve
+from tutor.ui.labs.base import LabScreen
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests" / "labs"
+ids = [lab.name for lab in LABS]
+
+
+def source(target: str) -> Path:
+    """The file of the module named in ``"module:attribute"``."""
+    return ROOT / (target.split(":")[0].replace(".", "/") + ".py")
+
+
+def test_names_are_unique_and_plain():
+    assert len(set(LAB_NAMES)) == len(LABS)
+    assert all(name.isidentifier() and name.islower() for name in LAB_NAMES)
+    with pytest.raises(KeyError):
+        get_lab("no-such-lab")
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_lab_has_its_folder_screen_and_styles(lab: Lab):
+    folder = ROOT / "tutor" / "ui" / "labs" / lab.name
+    assert (folder / "__init__.py").is_file(), f"{folder}/__init__.py is missing"
+    assert lab.screen.startswith(f"tutor.ui.labs.{lab.name}.screen:")
+    screen = resolve(lab.screen)
+    assert issubclass(screen, LabScreen), f"{lab.screen} must derive from LabScreen"
+    assert screen.CSS_PATH, f"{lab.screen} has no CSS_PATH"
+    assert (folder / str(screen.CSS_PATH)).is_file(), f"{screen.CSS_PATH} is not in {folder}"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_probe_is_defined_beside_the_others(lab: Lab):
+    module, function = lab.probe.split(":")
+    assert module.startswith("tutor.probes.") and module.count(".") == 2
+    path = source(lab.probe)
+    assert path.is_file(), f"{path} is missing"
+    # read, not imported: a probe imports torch, and only the runtime may
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    assert function in defined, f"{path} defines no function `{function}`"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_data_model_is_a_torch_free_pydantic_model(lab: Lab):
+    assert lab.data.startswith("tutor.probes.data_")
+    model = resolve(lab.data)
+    assert isinstance(model, type) and issubclass(model, BaseModel)
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_command_is_reachable_as_tutor_lab_name(lab: Lab):
+    assert lab.command == f"tutor.commands.labs.{lab.name}:{lab.name}"
+    assert isinstance(resolve(lab.command), click.Command)
+    result = CliRunner().invoke(main, ["lab", lab.name, "--help"])
+    assert result.exit_code == 0, result.output
+    listing = CliRunner().invoke(main, ["lab", "--help"]).output
+    assert lab.name in listing and lab.title in listing
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_chapter_lists_the_lab(lab: Lab):
+    chapters = yaml.safe_load((ROOT / "lessons" / "chapters.yaml").read_text())
+    by_number = {c["number"]: c for c in chapters}
+    assert lab.name in by_number[lab.chapter]["labs"], (
+        f"lessons/chapters.yaml: chapter {lab.chapter} does not list `{lab.name}` in its labs"
+    )
+
+
+def test_every_lab_a_chapter_lists_is_in_the_table():
+    chapters = yaml.safe_load((ROOT / "lessons" / "chapters.yaml").read_text())
+    listed = {name for chapter in chapters for name in chapter.get("labs") or []}
+    assert listed <= set(LAB_NAMES), f"not in tutor/content/labs.py: {listed - set(LAB_NAMES)}"
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_the_lab_has_its_tests(lab: Lab):
+    ui = TESTS / f"test_lab_{lab.name}_ui.py"
+    assert ui.is_file(), f"{ui} is missing"
+    text = ui.read_text(encoding="utf-8")
+    assert "snap_compare" in text, f"{ui.name} has no snapshot test"
+    assert "run_test" in text, f"{ui.name} has no Pilot test"
+    shots = TESTS / "__snapshots__" / ui.stem
+    assert any(shots.glob("*.svg")), f"no snapshot recorded in {shots}"
+    for kind in ("cli", "probe"):
+        path = TESTS / f"test_lab_{lab.name}_{kind}.py"
+        assert path.is_file(), f"{path} is missing"
+
+
+def test_lab_only_widgets_live_in_their_lab_folder():
+    """A widget in tutor/ui/widgets/ is shared: some code outside one lab folder uses it."""
+    users: dict[str, set[str]] = {}
+    for path in (ROOT / "tutor").rglob("*.py"):
+        rel = path.relative_to(ROOT).parts
+        where = rel[3] if rel[:3] == ("tutor", "ui", "labs") and len(rel) > 4 else "shared"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "tutor.ui.widgets."
+            ):
+                users.setdefault(node.module, set()).add(where)
+    lab_only = {m: u for m, u in users.items() if len(u) == 1 and u <= set(LAB_NAMES)}
+    assert not lab_only, f"move these into their lab folder: {lab_only}"
+
+
+def test_screens_and_commands_run_the_probe_of_their_row():
+    for lab in LABS:
+        assert lab.probe == importlib.import_module(lab.screen.split(":")[0]).PROBE
+        assert lab.probe == importlib.import_module(lab.command.split(":")[0]).PROBE
