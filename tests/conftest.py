@@ -1,6 +1,11 @@
-"""Shared fixtures: every test gets its own TUTOR_HOME so no test touches real user data."""
+"""Shared fixtures: every test gets its own TUTOR_HOME so no test touches real user data;
+``tiny_fs`` mounts a real tiny filesystem (tmpfs) for the store-fault tests."""
 
 from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -13,3 +18,42 @@ def tutor_home(tmp_path, monkeypatch):
     monkeypatch.setenv("TUTOR_HOME", str(home))
     monkeypatch.delenv("TUTOR_PACKS", raising=False)
     return home
+
+
+class TinyFs:
+    """A tmpfs of ``size`` mounted at ``path`` (needs permission to mount; skipped without)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fill(self) -> Path:
+        """Write a filler file until the filesystem is full; returns it."""
+        filler = self.path / "filler"
+        with open(filler, "wb", buffering=0) as fh:
+            try:
+                while True:
+                    fh.write(b"\0" * 1024)
+            except OSError:
+                pass
+        return filler
+
+    def read_only(self) -> None:
+        """Remount read-only (even root cannot write then)."""
+        subprocess.run(["mount", "-o", "remount,ro", str(self.path)], check=True)
+
+
+@pytest.fixture
+def tiny_fs(tmp_path) -> Iterator[TinyFs]:
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tutor-tiny", str(mount)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield TinyFs(mount)
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)

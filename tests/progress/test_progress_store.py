@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tutor.progress.database import StoreError
 from tutor.progress.schema import MIGRATIONS, SCHEMA_VERSION
 from tutor.progress.store import Store
 
@@ -146,5 +147,6 @@ def test_newer_database_is_refused(tmp_path):
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
     conn.close()
-    with pytest.raises(RuntimeError, match="newer than this tutor"):
+    with pytest.raises(StoreError, match="newer version of tutor") as info:
         Store(path)
+    assert info.value.kind == "newer"

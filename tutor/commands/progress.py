@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from tutor.progress.store import Store
+
+
+def open_or_exit() -> Store:
+    """The progress store; a file that cannot be used is one plain line and exit status 1."""
+    from tutor.progress.database import StoreError
+    from tutor.progress.store import Store
+
+    try:
+        return Store()
+    except StoreError as exc:
+        click.echo(f"tutor: {exc.message}", err=True)
+        if exc.kind in ("corrupt", "newer"):
+            click.echo(
+                "tutor: the file is left as it is; the tutor (`tutor`) offers a fresh start "
+                "that keeps it as a backup.",
+                err=True,
+            )
+        sys.exit(1)
 
 
 @click.group()
@@ -18,16 +41,21 @@ def progress() -> None:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 def export_cmd(file: Path | None) -> None:
     """Write all progress as JSON to FILE (default: standard output)."""
-    from tutor.progress.store import Store
     from tutor.progress.transfer import export_progress
 
-    with Store() as store:
+    with open_or_exit() as store:
         text = json.dumps(export_progress(store), indent=2)
     if file is None:
         click.echo(text)
-    else:
-        file.write_text(text + "\n", encoding="utf-8")
-        click.echo(f"exported progress to {file}", err=True)
+        return
+    try:  # readable by its owner only, like the database
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    except OSError as exc:
+        click.echo(f"tutor: cannot write {file}: {exc.strerror}", err=True)
+        sys.exit(1)
+    click.echo(f"exported progress to {file}", err=True)
 
 
 @progress.command("import")
@@ -36,7 +64,6 @@ def import_cmd(file: Path) -> None:
     """Merge progress exported on another machine from FILE."""
     from pydantic import ValidationError
 
-    from tutor.progress.store import Store
     from tutor.progress.transfer import import_progress
 
     try:
@@ -44,7 +71,7 @@ def import_cmd(file: Path) -> None:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         click.echo(f"{file}: not a progress file: {exc}", err=True)
         sys.exit(1)
-    with Store() as store:
+    with open_or_exit() as store:
         try:
             counts = import_progress(store, data)
         except ValidationError as exc:

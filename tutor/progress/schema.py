@@ -54,18 +54,35 @@ MIGRATIONS: list[str] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring ``conn``'s database up to ``SCHEMA_VERSION``; returns the version it had."""
+class NewerSchema(RuntimeError):
+    """The database was written by a newer tutor (its schema version is past ours)."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__(
+            f"schema version {version}; this tutor reads up to {SCHEMA_VERSION}: upgrade tutor"
+        )
+
+
+def _version(conn: sqlite3.Connection) -> int:
     (version,) = conn.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
-        raise RuntimeError(
-            f"progress database has schema version {version}, newer than this tutor "
-            f"understands ({SCHEMA_VERSION}); upgrade tutor"
-        )
+        raise NewerSchema(version)
+    return version
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring ``conn``'s database up to ``SCHEMA_VERSION``; returns the version it had.
+
+    The version is read again once the write lock is held, so two processes opening a fresh
+    file at once migrate it once (the second finds it done).
+    """
+    version = _version(conn)
     if version == SCHEMA_VERSION:
         return version
     with conn:
         conn.execute("BEGIN IMMEDIATE")
+        version = _version(conn)
         for script in MIGRATIONS[version:]:
             for statement in script.split(";"):
                 if statement.strip():

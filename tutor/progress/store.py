@@ -2,7 +2,8 @@
 
 Every attempt, lessons read, review cards and where the learner left off. WAL mode with
 ``synchronous=FULL``: each write is one transaction, so a crash or ``kill -9`` loses no
-committed attempt and never leaves a corrupt file.
+committed attempt and never leaves a corrupt file. A write the database cannot take (a full
+disk, a read-only folder) is kept in a journal and saved later, never dropped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 import fsrs
 
 from tutor.progress import reviews
-from tutor.progress.schema import migrate
+from tutor.progress.database import classify, connect
+from tutor.progress.journal import Entry, Journal
 from tutor.settings import home_dir
 
 #: A drill is mastered once answered correctly with at most this many hints.
@@ -62,23 +64,53 @@ class ChapterStatus:
         return self.lesson_read and self.quiz_total > 0 and self.quiz_mastered == self.quiz_total
 
 
-class Store:
-    """The progress database. Safe to share between the UI thread and worker threads."""
+@dataclass(frozen=True)
+class Notice:
+    """Something the learner should be told about their progress being saved."""
 
-    def __init__(self, path: Path | None = None, *, clock: Callable[[], datetime] = now_utc):
+    severity: str
+    """``information``, ``warning`` or ``error`` (as Textual's notify takes it)"""
+    text: str
+
+
+class Store:
+    """The progress database. Safe to share between the UI thread and worker threads.
+
+    Opening raises ``StoreError`` when the file cannot be used (see ``tutor.progress.opening``
+    for carrying on anyway). Writes never raise for a storage fault: an attempt or lesson read
+    the database cannot take goes to the journal (``journal.py``) and is saved once a write
+    succeeds again; ``take_notices`` tells the UI what to say about it.
+    ``durable=False`` (with ``conn``) is a stand-in database in memory: everything still works
+    for the session, and every attempt is also journalled for the real file.
+    """
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        clock: Callable[[], datetime] = now_utc,
+        conn: sqlite3.Connection | None = None,
+        why: str = "",
+    ):
         self.path = path or home_dir() / "progress.db"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=10
-        )
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        migrate(self._conn)
+        self.journal = Journal(self.path.with_name(self.path.stem + "-pending.jsonl"))
+        self.durable = conn is None
+        """False: a stand-in in memory; nothing reaches ``path`` this session"""
+        self.why = why
+        """why this store is a stand-in (empty when durable)"""
+        self._notices: list[Notice] = []
+        self._told: set[str] = set()
+        self._conn = connect(self.path) if conn is None else conn
+        if self.durable:
+            saved = self._flush()
+            if saved:
+                self._tell("information", _saved(saved))
 
     def close(self) -> None:
+        if self.durable:
+            self._flush()
         with self._lock:
             self._conn.close()
 
@@ -87,6 +119,27 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # --- notices --------------------------------------------------------------------------
+
+    def _tell(self, severity: str, text: str, *, once: bool = False) -> None:
+        if once and text in self._told:
+            return
+        self._told.add(text)
+        if Notice(severity, text) not in self._notices:
+            self._notices.append(Notice(severity, text))
+
+    def take_notices(self) -> list[Notice]:
+        """What happened to the saving since last asked (each notice given once)."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    @property
+    def pending(self) -> int:
+        """How many writes wait in the journal to be saved."""
+        return len(self.journal)
+
+    # --- writing --------------------------------------------------------------------------
 
     def _write(self, sql_params: Iterable[tuple[str, tuple]]) -> None:
         """Run statements in one immediate transaction."""
@@ -99,6 +152,76 @@ class Store:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    def _try_write(self, sql_params: Iterable[tuple[str, tuple]]) -> None:
+        """``_write`` for what can be computed again (where the learner is, a chapter done):
+        a storage fault is noted, not raised."""
+        try:
+            self._write(sql_params)
+        except (sqlite3.Error, OSError) as exc:
+            self._tell("warning", f"Progress could not be saved: {describe(exc)}.")
+
+    def _apply(self, entries: list[Entry]) -> int:
+        """Save journal-shaped entries in one transaction; returns how many were new."""
+        new = 0
+        with self._lock:
+            conn = self._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for entry in entries:
+                    try:
+                        new += _apply_entry(conn, entry)
+                    except (KeyError, TypeError, ValueError):  # a damaged journal line
+                        continue
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        return new
+
+    def _save(self, entry: Entry, what: str) -> None:
+        """Save ``entry`` (after anything pending), or keep it in the journal and say so."""
+        if not self.durable:
+            self._apply([entry])
+            if not self.journal.add(entry):
+                self._tell(
+                    "warning",
+                    "What you do this session cannot be kept in a file either: "
+                    "it is lost when you quit.",
+                    once=True,
+                )
+            return
+        pending = self.journal.entries()
+        try:
+            self._apply([*pending, entry])
+        except (sqlite3.Error, OSError) as exc:
+            self._keep(entry, what, describe(exc))
+            return
+        if pending:
+            self.journal.clear()
+            self._tell("information", _saved(len(pending)))
+
+    def _keep(self, entry: Entry, what: str, why: str) -> None:
+        if self.journal.add(entry):
+            where = f"It is kept in {self.journal.path} and will be saved as soon as possible."
+        else:
+            where = (
+                "No file could hold it either, so the tutor keeps it in memory and saves it "
+                "as soon as it can: keep the tutor open."
+            )
+        self._tell("warning", f"Your {what} could not be saved: {why}. {where}")
+
+    def _flush(self) -> int:
+        """Save what waits in the journal; returns how many entries were saved."""
+        pending = self.journal.entries()
+        if not pending:
+            return 0
+        try:
+            self._apply(pending)
+        except (sqlite3.Error, OSError):
+            return 0
+        self.journal.clear()
+        return len(pending)
 
     def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._lock:
@@ -118,35 +241,23 @@ class Store:
         *,
         at: datetime | None = None,
     ) -> str:
-        """Store an attempt and reschedule its drill's review; returns the attempt's uid."""
-        when = at or self.clock()
-        uid = uuid.uuid4().hex
-        card = self._card(drill) or reviews.new_card()
-        card = reviews.review(card, reviews.rating_for(correct, hints_used, seconds), when)
-        self._write(
-            [
-                (
-                    "INSERT INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
-                    " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        uid,
-                        drill,
-                        seed,
-                        answer,
-                        int(correct),
-                        status,
-                        hints_used,
-                        seconds,
-                        when.isoformat(),
-                    ),
-                ),
-                (
-                    "INSERT OR REPLACE INTO cards (drill, card, due) VALUES (?, ?, ?)",
-                    (drill, card.to_json(), card.due.isoformat()),
-                ),
-            ]
-        )
-        return uid
+        """Store an attempt and reschedule its drill's review; returns the attempt's uid.
+
+        Never raises for a storage fault: the attempt is journalled (see ``take_notices``)."""
+        entry = {
+            "kind": "attempt",
+            "uid": uuid.uuid4().hex,
+            "drill": drill,
+            "seed": seed,
+            "answer": answer,
+            "correct": bool(correct),
+            "status": status,
+            "hints_used": hints_used,
+            "seconds": seconds,
+            "at": (at or self.clock()).isoformat(),
+        }
+        self._save(entry, "attempt")
+        return entry["uid"]
 
     def attempts(self, drill: str | None = None) -> list[Attempt]:
         """All attempts, oldest first (of one drill when ``drill`` is given)."""
@@ -198,14 +309,8 @@ class Store:
 
     def mark_lesson_read(self, chapter: int) -> None:
         """Record that the lesson of ``chapter`` has been read (the first time counts)."""
-        self._write(
-            [
-                (
-                    "INSERT OR IGNORE INTO lessons (chapter, read_at) VALUES (?, ?)",
-                    (chapter, self.clock().isoformat()),
-                )
-            ]
-        )
+        entry = {"kind": "lesson", "chapter": chapter, "at": self.clock().isoformat()}
+        self._save(entry, "lesson read mark")
 
     def lesson_read(self, chapter: int) -> bool:
         return bool(self._rows("SELECT 1 FROM lessons WHERE chapter = ?", (chapter,)))
@@ -225,7 +330,7 @@ class Store:
             quiz_total=len(quiz),
         )
         if status.done:
-            self._write(
+            self._try_write(
                 [
                     (
                         "INSERT OR IGNORE INTO chapters (chapter, done_at) VALUES (?, ?)",
@@ -243,7 +348,7 @@ class Store:
 
     def set_last_location(self, kind: str, ident: str) -> None:
         """Remember the screen the learner is on (``kind`` e.g. lesson/drill, ``ident`` its id)."""
-        self._write(
+        self._try_write(
             [
                 (
                     "INSERT OR REPLACE INTO location (id, kind, ident, at) VALUES (1, ?, ?, ?)",
@@ -255,3 +360,58 @@ class Store:
     def last_location(self) -> tuple[str, str] | None:
         rows = self._rows("SELECT kind, ident FROM location WHERE id = 1")
         return (rows[0][0], rows[0][1]) if rows else None
+
+
+def _saved(n: int) -> str:
+    plural = "s" if n != 1 else ""
+    return f"Saved {n} attempt{plural} or lesson mark{plural} kept while progress could not be."
+
+
+def describe(exc: BaseException) -> str:
+    """A storage fault in a few plain words."""
+    kind, detail = classify(exc)
+    return {
+        "full": "the disk is full",
+        "unwritable": f"the progress file cannot be written ({detail})",
+        "locked": "another program holds the progress file",
+        "corrupt": "the progress file is damaged",
+        "newer": "the progress file was written by a newer tutor",
+    }[kind]
+
+
+def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
+    """Write one journal entry inside an open transaction; 1 if it was new, else 0."""
+    if entry["kind"] == "lesson":
+        cursor = conn.execute(
+            "INSERT OR IGNORE INTO lessons (chapter, read_at) VALUES (?, ?)",
+            (int(entry["chapter"]), str(entry["at"])),
+        )
+        return cursor.rowcount
+    when = datetime.fromisoformat(entry["at"])
+    drill, correct = str(entry["drill"]), bool(entry["correct"])
+    hints, seconds = int(entry["hints_used"]), float(entry["seconds"])
+    cursor = conn.execute(
+        "INSERT OR IGNORE INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
+        " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            str(entry["uid"]),
+            drill,
+            int(entry["seed"]),
+            str(entry["answer"]),
+            int(correct),
+            str(entry["status"]),
+            hints,
+            seconds,
+            when.isoformat(),
+        ),
+    )
+    if cursor.rowcount != 1:  # saved before (a journal replayed twice)
+        return 0
+    row = conn.execute("SELECT card FROM cards WHERE drill = ?", (drill,)).fetchone()
+    card = fsrs.Card.from_json(row[0]) if row else reviews.new_card()
+    card = reviews.review(card, reviews.rating_for(correct, hints, seconds), when)
+    conn.execute(
+        "INSERT OR REPLACE INTO cards (drill, card, due) VALUES (?, ?, ?)",
+        (drill, card.to_json(), card.due.isoformat()),
+    )
+    return 1

@@ -85,6 +85,7 @@ class TutorApp(Navigator, App[None]):
         sandbox: Any = None,
         seed: int | None = None,
         warm_sandbox: bool = True,
+        store_problem: Any = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -93,9 +94,9 @@ class TutorApp(Navigator, App[None]):
 
             catalog = Catalog.load(self.settings)
         if store is None:
-            from tutor.progress.store import Store
+            from tutor.progress.opening import open_store
 
-            store = Store()
+            store, store_problem = open_store()
         if sandbox is None:
             from tutor.sandbox import AsyncSandbox
 
@@ -104,6 +105,8 @@ class TutorApp(Navigator, App[None]):
         """The chapters, lessons and drill packs."""
         self.store = store
         """The learner's progress (SQLite)."""
+        self.store_problem = store_problem
+        """Why the progress file could not be opened (a StoreError; ``store`` is a stand-in)."""
         self.sandbox = sandbox
         """The one sandbox every screen and lab runs torch in."""
         self.seed = seed
@@ -123,8 +126,13 @@ class TutorApp(Navigator, App[None]):
 
     def home_drawn(self) -> None:
         """Called once the home screen has been drawn: warm the sandbox, report problems."""
+        from tutor.ui.screens.store_problem import offer_choices
+
         if self._warm_sandbox:
             self._warm()
+        if self.store_problem is not None:
+            offer_choices(self, self.store_problem)
+        self.report_store()
         problems = getattr(self.catalog, "problems", [])
         if problems:
             self.notify(
@@ -134,6 +142,12 @@ class TutorApp(Navigator, App[None]):
                 severity="warning",
                 timeout=8,
             )
+
+    def report_store(self) -> None:
+        """Tell the learner what happened to saving their progress, if anything did."""
+        from tutor.ui.screens.store_problem import report_store
+
+        report_store(self)
 
     @work(exclusive=True, group="sandbox-warm", exit_on_error=False)
     async def _warm(self) -> None:

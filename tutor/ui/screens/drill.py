@@ -222,6 +222,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     def show_grade(self, grade: Any, answer: str) -> None:
         """Record the attempt and draw the verdict."""
+        self.query_one(FeedbackPanel).grade = grade  # the verdict first, whatever saving does
         if str(grade.status) != "sandbox_error":
             self.app.store.record_attempt(
                 self.full_id,
@@ -232,7 +233,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 self.hints_used,
                 round(time.monotonic() - self.started, 2),
             )
-        self.query_one(FeedbackPanel).grade = grade
+            self.app.report_store()
         if grade.correct and not self.solved:
             self.solved = True
             explain = self.query_one("#drill-explain", Markdown)

@@ -243,6 +243,7 @@ class LessonScreen(Screen[None]):
         store.mark_lesson_read(self.chapter)
         self.query_one("#lesson-status", Static).update(self._status_text())
         self.notify(f"Lesson {self.chapter} marked read.")
+        self.app.report_store()
 
     def action_drills(self) -> None:
         self.post_message(OpenDrills(self.chapter))
