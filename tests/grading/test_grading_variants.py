@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from tutor.content.models import ChoiceParam, IntParam
-from tutor.grading.variants import draw_params, make_variant
+from tutor.grading.variants import draw_params, make_variant, new_seed, shuffled
 
 PARAMS = {"a": IntParam(int=(2, 5)), "c": ChoiceParam(choice=[3, 4, 6])}
 
@@ -39,8 +41,29 @@ def test_order_lines_are_shuffled_out_of_order_and_choices_all_shown(basics):
         assert sorted(v.lines) == sorted(order.drill.lines)
         assert v.lines != list(order.drill.lines)
     choice = basics["no-grad"]
-    v = make_variant(choice.full_id, choice.drill, 3)
-    assert sorted(v.choices) == sorted(c.answer for c in choice.drill.choices)
+    written = [c.answer for c in choice.drill.choices]
+    for seed in range(20):
+        v = make_variant(choice.full_id, choice.drill, seed)
+        assert sorted(v.choices) == sorted(written)
+        assert v.choices != written  # the first-written choice is not always first
+    again = make_variant(choice.full_id, choice.drill, 3)
+    assert again.choices == make_variant(choice.full_id, choice.drill, 3).choices
+
+
+def test_shuffled_leaves_only_what_cannot_move():
+    rng = random.Random(0)
+    assert shuffled(["a", "a"], rng) == ["a", "a"]
+    assert shuffled([], rng) == []
+    assert all(shuffled(["a", "b"], random.Random(s)) == ["b", "a"] for s in range(10))
+
+
+def test_new_seed_is_in_range_avoids_and_replays_from_an_rng():
+    seeds = [new_seed(random.Random(5)) for _ in range(3)]
+    assert len(set(seeds)) == 1  # same rng state, same seed
+    first = seeds[0]
+    assert new_seed(random.Random(5), avoid={first}) != first
+    drawn = {new_seed() for _ in range(50)}
+    assert all(1 <= s < 2**31 for s in drawn) and len(drawn) > 40
 
 
 def test_the_grading_engine_never_imports_torch():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, OptionList, TextArea
 
+from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.drill import DrillScreen
 from tutor.ui.widgets.feedback import FeedbackPanel
@@ -67,6 +68,9 @@ async def test_order_drill_solved_with_keys(make_app, catalog):
         screen = await open_drill(app, pilot, "step-order")
         order = screen.query_one(OrderList)
         assert order.lines != truth and sorted(order.lines) == sorted(truth)
+        # the screen shows the one variant the grader and `tutor drill` draw for this seed
+        variant = make_variant(screen.ref.full_id, screen.ref.drill, screen.variant.seed)
+        assert order.lines == variant.lines
         # selection sort with the learner's keys: highlight a line, shift+up moves it
         for target, line in enumerate(truth):
             at = order.lines.index(line)

@@ -8,7 +8,7 @@ in the order the pack declares them; an ``{int: [lo, hi]}`` range is inclusive.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ __all__ = [
     "new_seed",
     "render",
     "render_prose",
+    "shuffled",
     "trial_params",
     "trial_seed",
 ]
@@ -77,20 +78,39 @@ class Variant:
     setup: str
     hints: list[str]
     explain: str
-    starter: str | None = None
+    starter: str = ""
     lines: list[str] = field(default_factory=list)
     choices: list[str] = field(default_factory=list)
 
 
-def new_seed() -> int:
-    """A fresh random seed for an attempt (recorded with it, so it can be replayed)."""
-    return random.SystemRandom().randrange(1_000_000)
+def new_seed(rng: random.Random | None = None, avoid: Collection[int] = ()) -> int:
+    """A fresh seed for an attempt, in ``[1, 2**31)`` and not in ``avoid`` (recorded with the
+    attempt, so it can be replayed). ``rng`` makes the sequence reproducible (the app given a
+    seed); by default the system's randomness is used."""
+    source = rng if rng is not None else random.SystemRandom()
+    while True:
+        seed = source.randrange(1, 2**31)
+        if seed not in avoid:
+            return seed
+
+
+def shuffled(items: list[str], rng: random.Random) -> list[str]:
+    """A shuffle of ``items`` that differs from the given order whenever two items differ."""
+    out = list(items)
+    if len(set(items)) < 2:
+        return out
+    while out == items:
+        rng.shuffle(out)
+    return out
 
 
 def make_variant(full_id: str, drill: Any, seed: int) -> Variant:
-    """The attempt of ``drill`` (a content model) for ``seed``."""
+    """The attempt of ``drill`` (a content model) for ``seed``: what the drill screen shows.
+
+    Order lines and choices are shuffled by ``random.Random(seed)``, never left as written
+    (unless every item is the same)."""
     params = draw_params(drill.params, seed)
-    rng = random.Random(f"{seed}:shuffle")
+    rng = random.Random(seed)
     variant = Variant(
         drill=full_id,
         seed=seed,
@@ -102,15 +122,8 @@ def make_variant(full_id: str, drill: Any, seed: int) -> Variant:
     )
     if drill.kind in ("code", "fix"):
         variant.starter = render(drill.starter, params)
-    elif drill.kind == "order":
-        lines = [render(line, params) for line in drill.lines]
-        shown = list(lines)
-        for _ in range(20):
-            rng.shuffle(shown)
-            if shown != lines:
-                break
-        variant.lines = shown
     elif drill.kind == "choice":
-        variant.choices = [render_prose(c.answer, params) for c in drill.choices]
-        rng.shuffle(variant.choices)
+        variant.choices = shuffled([render_prose(c.answer, params) for c in drill.choices], rng)
+    elif drill.kind == "order":
+        variant.lines = shuffled([render(line, params) for line in drill.lines], rng)
     return variant

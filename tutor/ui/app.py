@@ -164,10 +164,9 @@ class TutorApp(Navigator, App[None]):
 
     def new_seed(self, avoid: set[int] | frozenset[int] = frozenset()) -> int:
         """A seed for a fresh variant (reproducible when the app was given a seed)."""
-        while True:
-            seed = self._rng.randrange(1, 2**31)
-            if seed not in avoid:
-                return seed
+        from tutor.grading.variants import new_seed
+
+        return new_seed(self._rng, avoid)
 
     def resume_location(self) -> tuple[str, str] | None:
         """Where the learner left off, if it still exists in the catalog."""

@@ -15,11 +15,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static, TextArea
 
+from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
 from tutor.ui.screens.drill_editor import EditorActions
 from tutor.ui.screens.drill_parts import (
     answer_widget,
-    draw_variant,
     editor_theme,
     read_answer,
     reset_answer,
@@ -77,7 +77,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     def compose(self) -> ComposeResult:
         self.ref = ref = self.app.catalog.drill(self.full_id)
         seed = self._seed if self._seed is not None else self.app.new_seed()
-        self.variant = draw_variant(ref.drill, seed)
+        self.variant = make_variant(ref.full_id, ref.drill, seed)
         drill = ref.drill
         yield Header()
         with VerticalScroll(id="drill-main"):
@@ -238,10 +238,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self.solved = True
             explain = self.query_one("#drill-explain", Markdown)
             if self.ref.drill.explain:
-                explain.update(
-                    "**Why:** "
-                    + draw_variant_text(self.ref.drill.explain, self.variant.params).strip()
-                )
+                explain.update("**Why:** " + self.variant.explain.strip())
                 explain.display = True
             self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
@@ -297,10 +294,3 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self.action_watch()
             return
         self.dismiss(None if self.review else self.solved)
-
-
-def draw_variant_text(text: str, params: dict[str, Any]) -> str:
-    """Render prose with the variant's params."""
-    from tutor.grading.variants import render_prose
-
-    return render_prose(text, params)

@@ -1,61 +1,13 @@
-"""Pieces of the drill screen: the variant drawn for a seed and the answer widget per kind."""
+"""Pieces of the drill screen: the answer widget per kind, read and reset."""
 
 from __future__ import annotations
-
-import random
-from dataclasses import dataclass, field
-from typing import Any
 
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
 
-from tutor.grading.variants import draw_params, render, render_prose
+from tutor.grading.variants import Variant
 from tutor.ui.widgets.order_list import OrderList
-
-
-@dataclass
-class Variant:
-    """One drawn variant of a drill: params, rendered text, and the shuffles for this seed."""
-
-    seed: int
-    params: dict[str, Any]
-    prompt: str
-    starter: str = ""
-    setup: str = ""
-    hints: list[str] = field(default_factory=list)
-    choices: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
-
-def shuffled(items: list[str], rng: random.Random) -> list[str]:
-    """A shuffle of ``items`` that differs from the original order when it can."""
-    out = list(items)
-    if len(set(items)) < 2:
-        return out
-    while out == items:
-        rng.shuffle(out)
-    return out
-
-
-def draw_variant(drill: Any, seed: int) -> Variant:
-    """Draw params for ``seed`` and render everything the learner sees."""
-    params = draw_params(drill.params, seed)
-    rng = random.Random(seed)
-    variant = Variant(
-        seed=seed,
-        params=params,
-        prompt=render_prose(drill.prompt, params),
-        setup=render(drill.setup, params) if drill.setup else "",
-        hints=[render_prose(h, params) for h in drill.hints],
-    )
-    if drill.kind in ("code", "fix"):
-        variant.starter = render(drill.starter, params)
-    elif drill.kind == "choice":
-        variant.choices = shuffled([render_prose(c.answer, params) for c in drill.choices], rng)
-    elif drill.kind == "order":
-        variant.lines = shuffled([render(line, params) for line in drill.lines], rng)
-    return variant
 
 
 def answer_widget(kind: str, variant: Variant) -> Widget:
