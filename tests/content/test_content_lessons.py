@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.content.lesson_text import parse_lesson_text
 from tutor.content.lessons import (
-    find_snippets,
     load_chapters,
     load_lesson,
     load_lessons,
@@ -45,20 +45,16 @@ def test_plain_python_blocks_are_not_snippets():
 
 def test_snippet_blocks_give_line_spans_for_recording():
     body = "text\n```python run\nprint(1)\n```\n\n```output\n1\n```\n```python run\npass\n```\n"
-    first, second = find_snippets(body, first_line=10)
-    assert (first.code_start, first.code_end, first.output_start, first.output_end) == (
-        11,
-        13,
-        15,
-        17,
-    )
+    first, second = parse_lesson_text(body).snippets
+    spans = (first.open_idx, first.close_idx, first.output_open_idx, first.output_close_idx)
+    assert spans == (1, 3, 5, 7) and first.line == 2
     assert first.output == "1\n"
-    assert (second.code_start, second.output_start, second.output) == (18, None, None)
+    assert (second.open_idx, second.output_open_idx, second.output) == (8, None, None)
 
 
 def test_output_block_must_follow_directly():
     body = "```python run\nprint(1)\n```\nsome prose\n```output\n1\n```\n"
-    (snippet,) = find_snippets(body)
+    (snippet,) = parse_lesson_text(body).snippets
     assert snippet.output is None
 
 

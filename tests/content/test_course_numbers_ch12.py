@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tutor.commands.lesson_run import output_of
+from tutor.content.lesson_text import parse_snippets
 from tutor.content.loader import load_pack
 from tutor.content.models import IntParam
-from tutor.grading.snippets import output_of, parse_snippets
 from tutor.grading.variants import render
 from tutor.settings import PROJECT_ROOT
 

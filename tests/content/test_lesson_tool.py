@@ -11,16 +11,14 @@ import pytest
 from click.testing import CliRunner
 
 from tutor.cli import main
-from tutor.grading.snippets import (
+from tutor.commands.lesson_run import check_lesson, record_lesson, resolve_lessons
+from tutor.content.lesson_outputs import (
     apply_outputs,
-    check_lesson,
     normalise,
-    parse_snippets,
-    record_lesson,
     recorded_torch_version,
-    resolve_lessons,
     set_torch_version,
 )
+from tutor.content.lesson_text import parse_snippets
 from tutor.sandbox import Sandbox
 
 LESSON = """\
@@ -244,3 +242,15 @@ def test_cli_unknown_chapter_is_a_usage_error():
     result = CliRunner().invoke(main, ["lesson", "check", "99"])
     assert result.exit_code == 2
     assert "no lesson for chapter 99" in result.output
+
+
+def test_an_unclosed_fence_is_reported_and_the_file_left_alone(tmp_path, sandbox):
+    path = tmp_path / "09-open.md"
+    text = LESSON + "\n```python run\nprint('the rest of the file is code now')\n"
+    path.write_text(text)
+    report = record_lesson(path, sandbox)
+    assert [d.message for d in report.drifts] == ["this code fence is never closed"]
+    assert report.drifts[0].line == len(LESSON.splitlines()) + 2
+    assert path.read_text() == text and not report.changed
+    checked = check_lesson(path, sandbox)
+    assert "this code fence is never closed" in [d.message for d in checked.drifts]

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tutor.grading.snippets import check_snippet, lesson_files, parse_snippets
+from tutor.commands.lesson_run import check_snippet, lesson_files
+from tutor.content.lesson_text import parse_snippets
 from tutor.settings import PROJECT_ROOT
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tutor.content.lesson_text import parse_lab_href
 from tutor.content.models import Lesson
 from tutor.ui.screens.lesson import FIRST_CHUNKS, LessonScreen
-from tutor.ui.screens.lesson_parts import Prose, Run, lab_links, lesson_parts, parse_lab_href
+from tutor.ui.screens.lesson_parts import Prose, Run, lab_links, lesson_parts
 from tutor.ui.widgets.snippet import SnippetView
 
 

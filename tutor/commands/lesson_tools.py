@@ -28,7 +28,7 @@ def _runtime(ctx: click.Context) -> str | None:
 
 
 def _resolve(targets: tuple[str, ...]) -> list[Path]:
-    from tutor.grading.snippets import resolve_lessons
+    from tutor.commands.lesson_run import resolve_lessons
 
     try:
         return resolve_lessons(targets, PROJECT_ROOT)
@@ -37,7 +37,7 @@ def _resolve(targets: tuple[str, ...]) -> list[Path]:
 
 
 def _limits(timeout: float | None) -> dict:
-    from tutor.grading.snippets import SNIPPET_TIMEOUT
+    from tutor.commands.lesson_run import SNIPPET_TIMEOUT
 
     return {"timeout": timeout or SNIPPET_TIMEOUT}
 
@@ -49,7 +49,7 @@ def _limits(timeout: float | None) -> dict:
 @click.pass_context
 def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
     """Re-run every lesson snippet and compare it with its recorded output."""
-    from tutor.grading.snippets import check_lesson, runtime_torch_version
+    from tutor.commands.lesson_run import check_lesson, runtime_torch_version
     from tutor.sandbox import Sandbox
 
     paths = _resolve(targets)
@@ -93,7 +93,7 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
 @click.pass_context
 def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
     """Run the lessons' snippets and write their real outputs into the files."""
-    from tutor.grading.snippets import record_lesson, runtime_torch_version
+    from tutor.commands.lesson_run import record_lesson, runtime_torch_version
     from tutor.sandbox import Sandbox
 
     paths = _resolve(targets)

@@ -14,8 +14,9 @@ from textual.widget import Widget
 from textual.widgets import Footer, Header, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
-from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts, parse_lab_href
+from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
 from tutor.ui.widgets.snippet import SnippetView
 
 #: chunks mounted before the first frame; the rest follow in batches

@@ -2,10 +2,10 @@
 
 A lesson (see docs/internals.md, "Lesson files") holds runnable snippets: fenced blocks whose
 info string is ``python run``. Each one's recorded output is the ``output`` fence right after it
-(blank lines between are allowed). This module finds those blocks by line, runs each snippet
-alone in a fresh sandbox run, and either writes the output back (``record``) or compares it with
-what is written (``check``). Nothing else in the file is touched: every other line, its line
-ending included, stays byte-identical.
+(blank lines between are allowed). The blocks come from ``tutor.content.lesson_text``; each
+snippet runs alone in a fresh sandbox run, and its output is either written back (``record``,
+through ``tutor.content.lesson_outputs``, which touches no other byte) or compared with what is
+written (``check``).
 
 The recorded output of a run is its stdout, plus a last line ``ExceptionType: message`` when it
 raised, so a lesson can show a real error. Outputs are compared after removing trailing
@@ -14,24 +14,25 @@ whitespace (per line, and trailing blank lines): that is the only normalisation.
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from tutor.content.lesson_outputs import (
+    apply_outputs,
+    normalise,
+    recorded_torch_version,
+    set_torch_version,
+    short_diff,
+)
+from tutor.content.lesson_text import LessonText, SnippetBlock, parse_lesson_text
 from tutor.sandbox.result import RunResult, Status
-
-RUN_INFO = "python run"
-OUTPUT_INFO = "output"
 
 #: defaults for one snippet run (a lesson snippet is small; a cold torch op may take a moment)
 SNIPPET_TIMEOUT = 20.0
 SNIPPET_MEMORY_MB = 2048
 
-_FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>[^`]*?)\s*$")
-_TORCH_LINE = re.compile(r"^torch\s*:.*$")
 _VERSION_CODE = "print(torch.__version__)"
 
 
@@ -39,28 +40,6 @@ class Runner(Protocol):
     """What the tool needs from a sandbox (``tutor.sandbox.Sandbox`` fits)."""
 
     def run(self, code: str, *, timeout: float = ..., memory_mb: int = ...) -> RunResult: ...
-
-
-@dataclass
-class SnippetBlock:
-    """One ``python run`` block of a lesson file and its ``output`` block, located by line.
-
-    Line numbers are 0-based indexes into the file's lines (``line`` is 1-based, for people).
-    """
-
-    code: str
-    open_idx: int
-    """index of the code fence's opening line"""
-    close_idx: int
-    """index of the code fence's closing line"""
-    output: str | None = None
-    output_open_idx: int | None = None
-    output_close_idx: int | None = None
-
-    @property
-    def line(self) -> int:
-        """The 1-based line of the code fence (what messages name)."""
-        return self.open_idx + 1
 
 
 @dataclass
@@ -117,79 +96,7 @@ class LessonReport:
         }
 
 
-# --- parsing ------------------------------------------------------------------------------------
-
-
-def _split_lines(text: str) -> list[str]:
-    """Lines with their endings kept (so joining them gives the text back, byte for byte)."""
-    return text.splitlines(keepends=True)
-
-
-def _bare(line: str) -> str:
-    return line.rstrip("\r\n")
-
-
-def _find_close(lines: list[str], start: int, fence: str) -> int | None:
-    """The index of the line closing a fence opened with ``fence``, searching from ``start``."""
-    char, n = fence[0], len(fence)
-    closing = re.compile(rf"^ {{0,3}}{re.escape(char)}{{{n},}}\s*$")
-    for i in range(start, len(lines)):
-        if closing.match(_bare(lines[i])):
-            return i
-    return None
-
-
-def front_matter_span(lines: list[str]) -> tuple[int, int] | None:
-    """``(open, close)`` indexes of the ``---`` lines around the front matter, if any."""
-    if not lines or _bare(lines[0]).strip() != "---":
-        return None
-    for i in range(1, len(lines)):
-        if _bare(lines[i]).strip() in ("---", "..."):
-            return (0, i)
-    return None
-
-
-def parse_snippets(text: str) -> list[SnippetBlock]:
-    """Every ``python run`` block of a lesson's text, with its recorded ``output`` block."""
-    lines = _split_lines(text)
-    span = front_matter_span(lines)
-    i = span[1] + 1 if span else 0
-    blocks: list[SnippetBlock] = []
-    pending: SnippetBlock | None = None  # a snippet still looking for its output block
-    while i < len(lines):
-        bare = _bare(lines[i])
-        m = _FENCE_OPEN.match(bare)
-        if not m:
-            if bare.strip():
-                pending = None  # prose between a snippet and a fence: that fence is not its output
-            i += 1
-            continue
-        fence, info = m.group("fence"), m.group("info").strip()
-        close = _find_close(lines, i + 1, fence)
-        if close is None:  # an unclosed fence runs to the end of the file (CommonMark)
-            close = len(lines)
-        body = "".join(lines[i + 1 : close])
-        if info.split() == RUN_INFO.split():
-            pending = SnippetBlock(code=body, open_idx=i, close_idx=close)
-            blocks.append(pending)
-        elif info.split() == [OUTPUT_INFO] and pending is not None:
-            pending.output = body
-            pending.output_open_idx, pending.output_close_idx = i, close
-            pending = None
-        else:
-            pending = None
-        i = close + 1
-    return blocks
-
-
 # --- outputs ------------------------------------------------------------------------------------
-
-
-def normalise(text: str | None) -> str | None:
-    """Trailing whitespace removed from every line, and trailing blank lines dropped."""
-    if text is None:
-        return None
-    return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
 
 
 class SnippetRunError(Exception):
@@ -231,108 +138,6 @@ def runtime_torch_version(runner: Runner) -> str:
     return result.stdout.strip()
 
 
-def short_diff(recorded: str, actual: str, *, limit: int = 12) -> str:
-    """A unified diff of recorded vs actual output, cut to ``limit`` lines."""
-    lines = list(
-        difflib.unified_diff(
-            recorded.splitlines(), actual.splitlines(), "recorded", "actual", lineterm="", n=1
-        )
-    )
-    if len(lines) > limit:
-        lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
-    return "\n".join(lines)
-
-
-# --- writing ------------------------------------------------------------------------------------
-
-
-def _eol(lines: list[str], idx: int) -> str:
-    """The line ending used at ``idx`` (or the file's first one; ``\\n`` by default)."""
-    for line in [lines[idx]] if 0 <= idx < len(lines) else []:
-        if line.endswith("\r\n"):
-            return "\r\n"
-        if line.endswith("\n"):
-            return "\n"
-    for line in lines:
-        if line.endswith("\r\n"):
-            return "\r\n"
-        if line.endswith("\n"):
-            return "\n"
-    return "\n"
-
-
-def _fence_for(output: str) -> str:
-    """A backtick fence longer than any backtick run inside ``output``."""
-    longest = max((len(m) for m in re.findall(r"`+", output)), default=0)
-    return "`" * max(3, longest + 1)
-
-
-def _output_lines(output: str, eol: str) -> list[str]:
-    fence = _fence_for(output)
-    body = [line + eol for line in output.split("\n")] if output else []
-    return [f"{fence}{OUTPUT_INFO}{eol}", *body, f"{fence}{eol}"]
-
-
-def apply_outputs(text: str, outputs: dict[int, str]) -> str:
-    """Write ``outputs`` (snippet fence index -> output) into ``text``, touching nothing else.
-
-    A snippet's existing ``output`` block is replaced; a snippet without one gets a new block on
-    the line after its closing fence. Blocks whose content is already equal are left as written.
-    """
-    lines = _split_lines(text)
-    blocks = {b.open_idx: b for b in parse_snippets(text)}
-    # edit from the bottom up so earlier indexes stay valid
-    for open_idx in sorted(outputs, reverse=True):
-        block = blocks[open_idx]
-        output = outputs[open_idx]
-        if block.output is not None and normalise(block.output) == normalise(output):
-            continue
-        eol = _eol(lines, block.close_idx)
-        new = _output_lines(output, eol)
-        if block.output_open_idx is not None and block.output_close_idx is not None:
-            lines[block.output_open_idx : block.output_close_idx + 1] = new
-        else:
-            at = block.close_idx + 1
-            if at > len(lines):  # unclosed code fence at the end of the file
-                at = len(lines)
-            if at == len(lines) and lines and not lines[-1].endswith(("\n", "\r")):
-                lines[-1] += eol
-            lines[at:at] = new
-    return "".join(lines)
-
-
-def recorded_torch_version(text: str) -> str | None:
-    """The ``torch:`` field of the front matter (unquoted), or None when there is none."""
-    lines = _split_lines(text)
-    span = front_matter_span(lines)
-    if span is None:
-        return None
-    for i in range(span[0] + 1, span[1]):
-        bare = _bare(lines[i])
-        if _TORCH_LINE.match(bare):
-            return bare.split(":", 1)[1].strip().strip("\"'") or None
-    return None
-
-
-def set_torch_version(text: str, version: str) -> str:
-    """Set the front matter's ``torch:`` field to ``version``, touching no other line."""
-    lines = _split_lines(text)
-    span = front_matter_span(lines)
-    value = f'torch: "{version}"'
-    if span is None:
-        eol = _eol(lines, 0)
-        return "".join([f"---{eol}", f"{value}{eol}", f"---{eol}", *lines])
-    start, end = span
-    for i in range(start + 1, end):
-        if _TORCH_LINE.match(_bare(lines[i])):
-            eol = lines[i][len(_bare(lines[i])) :]
-            if _bare(lines[i]) != value:
-                lines[i] = value + eol
-            return "".join(lines)
-    lines.insert(end, value + _eol(lines, end))
-    return "".join(lines)
-
-
 # --- the two operations ---------------------------------------------------------------------------
 
 
@@ -356,8 +161,10 @@ def check_lesson(
     """Re-run every snippet of one lesson and compare with its recorded output."""
     name = _display(path, root)
     text = path.read_text(encoding="utf-8")
-    blocks = parse_snippets(text)
+    doc = parse_lesson_text(text)
+    blocks = doc.snippets
     report = LessonReport(file=name, snippets=len(blocks), torch=recorded_torch_version(text))
+    report.drifts += _unclosed(name, doc)
     for block in blocks:
         report.drifts.extend(
             _check_block(name, block, runner, timeout=timeout, memory_mb=memory_mb)
@@ -376,10 +183,15 @@ def check_snippet(
 ) -> list[Drift]:
     """Re-run the one snippet whose code fence is on ``line`` (1-based) and compare."""
     name = _display(path, root)
-    for block in parse_snippets(path.read_text(encoding="utf-8")):
+    for block in parse_lesson_text(path.read_text(encoding="utf-8")).snippets:
         if block.line == line:
             return _check_block(name, block, runner, timeout=timeout, memory_mb=memory_mb)
     raise KeyError(f"{name}:{line}: no `python run` snippet starts on this line")
+
+
+def _unclosed(name: str, doc: LessonText) -> list[Drift]:
+    """A fence that never closes hides the rest of the lesson: report it."""
+    return [Drift(name, line, message, None, None) for line, message in doc.problems]
 
 
 def _check_block(
@@ -415,8 +227,12 @@ def record_lesson(
     name = _display(path, root)
     raw = path.read_bytes()
     text = raw.decode("utf-8")
-    blocks = parse_snippets(text)
+    doc = parse_lesson_text(text)
+    blocks = doc.snippets
     report = LessonReport(file=name, snippets=len(blocks))
+    if doc.problems:  # never write into a file whose fences do not close
+        report.drifts += _unclosed(name, doc)
+        return report
     outputs: dict[int, str] = {}
     for block in blocks:
         try:
