@@ -29,11 +29,12 @@ run: install
 	$(BIN)/tutor
 
 test: install-dev
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=15
 
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: install-dev
 	$(BIN)/ruff format .

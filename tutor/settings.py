@@ -13,8 +13,9 @@ from pathlib import Path
 
 import platformdirs
 
-#: The repository root (lessons/ and drills/ live here).
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from tutor.paths import PROJECT_ROOT
+
+__all__ = ["PROJECT_ROOT", "Settings", "config_path", "env_pack_paths", "home_dir", "load_config"]
 
 
 def home_dir() -> Path:

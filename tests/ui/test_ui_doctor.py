@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 from tutor.ui.screens.doctor import DoctorScreen
-from tutor.ui.widgets.doctor_view import render_doctor
-from tutor.ui.widgets.report import ReportView
+from tutor.ui.widgets.doctor_view import ReportView, render_doctor
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -3,28 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import click
 
-if TYPE_CHECKING:
-    from tutor.content.catalog import Catalog
-    from tutor.content.problems import Problem
-
-
-def load_catalog(ctx: click.Context) -> Catalog:
-    """The catalog for this invocation's settings (``--pack``, ``TUTOR_PACKS``)."""
-    from tutor.content.catalog import Catalog
-    from tutor.settings import Settings
-
-    settings = ctx.find_object(Settings) or Settings.from_options()
-    return Catalog.load(settings)
-
-
-def warn_problems(problems: list[Problem]) -> None:
-    """Tell the user on stderr about content that was skipped."""
-    for problem in problems:
-        click.echo(f"skipped: {problem}", err=True)
+from tutor.commands.context import load_catalog, warn_problems
 
 
 @click.group()

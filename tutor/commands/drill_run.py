@@ -41,10 +41,9 @@ def run(
     as_json: bool,
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
-    from tutor.commands.drill import load_catalog
+    from tutor.commands.context import load_catalog, open_sandbox
     from tutor.grading.engine import judge, plan
     from tutor.grading.variants import new_seed
-    from tutor.settings import Settings
 
     text = _answer_text(answer, answer_file)
     catalog = load_catalog(ctx)
@@ -61,10 +60,7 @@ def run(
     p = plan(ref, text, seed)
     result = None
     if p is not None:
-        from tutor.sandbox import Sandbox
-
-        settings = ctx.find_object(Settings)
-        with Sandbox(settings.runtime if settings else None) as sandbox:
+        with open_sandbox(ctx) as sandbox:
             result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
     grade = judge(ref, text, seed, result)
     if as_json:

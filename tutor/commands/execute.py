@@ -35,17 +35,10 @@ def execute(
     as_json: bool,
 ) -> None:
     """Run FILE in the sandbox ('-' reads standard input). Exit 0 whenever a verdict is produced."""
-    from tutor.sandbox import Sandbox
-    from tutor.sandbox.runtimes import RuntimeNotFound
+    from tutor.commands.context import open_sandbox
 
     code = file.read()
-    if runtime is None and ctx.obj is not None:
-        runtime = getattr(ctx.obj, "runtime", None)
-    try:
-        box = Sandbox(runtime, containment=containment)
-    except RuntimeNotFound as exc:
-        raise click.UsageError(str(exc)) from exc
-    with box:
+    with open_sandbox(ctx, runtime=runtime, containment=containment) as box:
         result = box.run(code, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit)
     if as_json:
         data = result.model_dump(mode="json")

@@ -14,17 +14,13 @@ from pathlib import Path
 
 import click
 
-from tutor.settings import PROJECT_ROOT, Settings
+from tutor.commands.context import open_sandbox
+from tutor.settings import PROJECT_ROOT
 
 _TARGETS = click.argument("targets", nargs=-1, metavar="[CHAPTER|PATH]...")
 _TIMEOUT = click.option(
     "--timeout", type=float, default=None, help="Seconds per snippet (default 20)."
 )
-
-
-def _runtime(ctx: click.Context) -> str | None:
-    settings = ctx.find_object(Settings)
-    return settings.runtime if settings else None
 
 
 def _resolve(targets: tuple[str, ...]) -> list[Path]:
@@ -50,11 +46,10 @@ def _limits(timeout: float | None) -> dict:
 def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
     """Re-run every lesson snippet and compare it with its recorded output."""
     from tutor.commands.lesson_run import check_lesson, runtime_torch_version
-    from tutor.sandbox import Sandbox
 
     paths = _resolve(targets)
     reports = []
-    with Sandbox(_runtime(ctx)) as sandbox:
+    with open_sandbox(ctx) as sandbox:
         version = runtime_torch_version(sandbox)
         for path in paths:
             reports.append(check_lesson(path, sandbox, root=PROJECT_ROOT, **_limits(timeout)))
@@ -94,11 +89,10 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
 def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
     """Run the lessons' snippets and write their real outputs into the files."""
     from tutor.commands.lesson_run import record_lesson, runtime_torch_version
-    from tutor.sandbox import Sandbox
 
     paths = _resolve(targets)
     reports = []
-    with Sandbox(_runtime(ctx)) as sandbox:
+    with open_sandbox(ctx) as sandbox:
         version = runtime_torch_version(sandbox)
         for path in paths:
             reports.append(

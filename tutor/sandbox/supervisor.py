@@ -12,13 +12,13 @@ import os
 import signal
 import time
 
+from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, protocol
 from tutor.sandbox.limits import Limits
 from tutor.sandbox.result import ExceptionInfo, RunResult, Status
 from tutor.sandbox.runtimes import is_local, resolve_runtime
 from tutor.sandbox.text import clean_output
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: how long a runtime may take to import torch and say it is ready
 START_TIMEOUT = 180.0
 #: how long past its timeout a run may go before the runtime is presumed stuck and replaced
@@ -78,7 +78,7 @@ class AsyncSandbox:
         if self._proc is not None and self._proc.returncode is None and self.ready:
             return self.ready
         await self._stop_runtime()
-        env = containment.runtime_env(PROJECT_ROOT)
+        env = containment.runtime_env(str(PROJECT_ROOT))
         if not is_local(self.command):
             for key in ("HOME", "USER", "SSH_AUTH_SOCK"):  # what ssh itself needs
                 if key in os.environ:

@@ -19,13 +19,13 @@ import sys
 import tempfile
 import time
 
+from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, hugepages, reaper
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import classify
 from tutor.sandbox.watch import Watch, timings
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: the seed torch versions that do not seed from the OS give a fresh process's generator
 DEFAULT_TORCH_SEED = 67280421310721
 #: environment that keeps torch's thread pools from starting in the zygote
@@ -126,8 +126,8 @@ def launch(argv: list[str] | None = None) -> None:
         inner = [sys.executable, "-m", "tutor.sandbox.zygote", "--inside"]
         if uid is not None:
             inner += ["--uid", str(uid)]
-        env = containment.runtime_env(PROJECT_ROOT)
-        cmd = containment.wrap_command(inner, PROJECT_ROOT, env)
+        env = containment.runtime_env(str(PROJECT_ROOT))
+        cmd = containment.wrap_command(inner, str(PROJECT_ROOT), env)
         os.execve(cmd[0], cmd, env)
     Zygote(["rlimits"], uid).serve()
 
@@ -161,7 +161,7 @@ class Zygote:
     def boot(self) -> dict:
         """Import torch and the probes once; return the ready message."""
         for key in THREAD_ENV:  # before torch loads OpenMP, whatever started this runtime
-            os.environ[key] = containment.runtime_env(PROJECT_ROOT)[key]
+            os.environ[key] = containment.runtime_env(str(PROJECT_ROOT))[key]
         import torch
 
         fresh_rng = torch.random.get_rng_state()

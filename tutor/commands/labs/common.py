@@ -16,12 +16,9 @@ M = TypeVar("M", bound=BaseModel)
 
 def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
     """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
-    from tutor.sandbox import Sandbox
-    from tutor.settings import Settings
+    from tutor.commands.context import open_sandbox
 
-    ctx = click.get_current_context(silent=True)
-    settings = ctx.find_object(Settings) if ctx else None
-    with Sandbox(runtime=settings.runtime if settings else None) as sandbox:
+    with open_sandbox() as sandbox:
         result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
     if not result.ok:
         click.echo(f"error: {result.message}", err=True)

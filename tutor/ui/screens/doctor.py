@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from tutor.ui.widgets.report import ReportView
+from tutor.ui.widgets.doctor_view import ReportView
 
 
 def gather_report(runtime: str | None) -> dict[str, Any]:

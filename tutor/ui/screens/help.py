@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tutor.ui.screens.progress_view import MASTERY_RULE
+from tutor.ui.progress_view import MASTERY_RULE
 
 EVERYWHERE = [
     ("ctrl+p", "command palette: chapters, lessons, labs, drills, reviews, doctor"),

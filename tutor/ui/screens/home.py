@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLesson, OpenReviews
-from tutor.ui.screens.progress_view import ChapterView, chapter_views
+from tutor.ui.progress_view import ChapterView, chapter_views
 from tutor.ui.widgets.chapter_detail import ChapterDetail
 from tutor.ui.widgets.chapter_list import ChapterList
 

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Static
 
-from tutor.ui.screens.progress_view import MASTERY_RULE, ChapterView
+from tutor.ui.progress_view import MASTERY_RULE, ChapterView
 
 
 def detail_text(view: ChapterView | None) -> Text:

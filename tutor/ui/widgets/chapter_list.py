@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tutor.ui.screens.progress_view import ChapterView
+from tutor.ui.progress_view import ChapterView
 
 PART_TITLES = {
     "i": "Part i · how PyTorch thinks",

@@ -1,4 +1,5 @@
-"""Draws one runtime's doctor report (``tutor.sandbox.runtimes.doctor_report``)."""
+"""Draws one runtime's doctor report (``tutor.sandbox.runtimes.doctor_report``): the
+``ReportView`` widget of the doctor screen and the renderables it is made of."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
 
 from tutor.ui.widgets.report import render_report
 
@@ -99,3 +102,16 @@ def render_doctor(report: dict[str, Any]) -> RenderableType:
     if report.get("selftest"):
         parts += [heading("Self-test of the sandbox"), selftest_table(report["selftest"])]
     return Group(*parts)
+
+
+class ReportView(Static):
+    """Shows ``report`` (a doctor report, or any JSON-like dict)."""
+
+    report: reactive[dict[str, Any] | None] = reactive(None)
+    """The report to draw (None while it is being gathered)."""
+
+    def watch_report(self, report: dict[str, Any] | None) -> None:
+        if report is None:
+            self.update(Text("asking the runtime… (this starts torch in the sandbox)", "italic"))
+        else:
+            self.update(render_doctor(report))

@@ -7,8 +7,6 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 
 def cell(value: Any) -> Text:
@@ -65,18 +63,3 @@ def render_report(report: dict[str, Any]) -> RenderableType:
         parts.append(section("summary", scalars))
     parts.extend(section(k, v) for k, v in nested.items())
     return Group(*parts)
-
-
-class ReportView(Static):
-    """Shows ``report`` (a doctor report, or any JSON-like dict)."""
-
-    report: reactive[dict[str, Any] | None] = reactive(None)
-    """The report to draw (None while it is being gathered)."""
-
-    def watch_report(self, report: dict[str, Any] | None) -> None:
-        if report is None:
-            self.update(Text("asking the runtime… (this starts torch in the sandbox)", "italic"))
-        else:
-            from tutor.ui.widgets.doctor_view import render_doctor
-
-            self.update(render_doctor(report))

@@ -1,0 +1,53 @@
+"""What every command reads from its click context: the settings (``--pack``, ``--runtime``),
+the catalog they load, and the sandbox they open."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from tutor.content.catalog import Catalog
+    from tutor.content.problems import Problem
+    from tutor.sandbox import Sandbox
+    from tutor.settings import Settings
+
+
+def settings_of(ctx: click.Context | None = None) -> Settings:
+    """This invocation's settings (the current context's when ``ctx`` is None)."""
+    from tutor.settings import Settings
+
+    ctx = ctx or click.get_current_context(silent=True)
+    found = ctx.find_object(Settings) if ctx is not None else None
+    return found or Settings.from_options()
+
+
+def load_catalog(ctx: click.Context | None = None) -> Catalog:
+    """The catalog for this invocation's settings (``--pack``, ``TUTOR_PACKS``)."""
+    from tutor.content.catalog import Catalog
+
+    return Catalog.load(settings_of(ctx))
+
+
+def warn_problems(problems: list[Problem]) -> None:
+    """Tell the user on stderr about content that was skipped."""
+    for problem in problems:
+        click.echo(f"skipped: {problem}", err=True)
+
+
+def open_sandbox(
+    ctx: click.Context | None = None,
+    *,
+    runtime: str | None = None,
+    containment: str | None = None,
+) -> Sandbox:
+    """A sandbox on this invocation's runtime (``runtime`` wins over ``--runtime``); an unknown
+    runtime is a usage error. Use it as a context manager."""
+    from tutor.sandbox import Sandbox
+    from tutor.sandbox.runtimes import RuntimeNotFound
+
+    try:
+        return Sandbox(runtime or settings_of(ctx).runtime, containment=containment)
+    except RuntimeNotFound as exc:
+        raise click.UsageError(str(exc)) from exc
