@@ -1,0 +1,43 @@
+"""`tutor lab bench CODE [--threads N] [--json]`: the benchmark lab, headless."""
+
+from __future__ import annotations
+
+import click
+
+from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.probes.data_bench import MAX_THREADS, Bench
+
+
+def render(data: Bench) -> str:
+    """The three clocks side by side, then the profiler's table."""
+    t = data.timer
+    samples = ", ".join(f"{ms:.3f}" for ms in data.naive_samples_ms)
+    lines = [
+        f"first call              {data.first_call_ms:12.3f} ms   (warm-up and set-up land here)",
+        f"naive time.time() pair  {data.naive_ms:12.3f} ms   (one warm call, one sample)",
+        f"  more naive samples:   {samples} ms",
+        f"Timer.blocked_autorange {t.median_ms:12.3f} ms   median per call",
+        f"  IQR {t.iqr_ms:.3f} ms over {t.runs} blocks of {t.number_per_run} calls, "
+        f"{t.threads} thread(s) pinned (torch's default here: {data.default_threads})",
+        f"profiler, top ops by self time over {data.profiled_calls} call(s):",
+    ]
+    lines += [f"  {p.op:<34}{p.self_ms:10.3f} ms{p.calls:8d} calls" for p in data.profile]
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("code")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, MAX_THREADS),
+    default=1,
+    show_default=True,
+    help="Threads the honest timer pins torch to.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
+def bench(code: str, threads: int, as_json: bool) -> None:
+    """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it."""
+    data = probe_data(
+        Bench, "tutor.probes.bench:bench", timeout=60.0, memory_mb=2048, code=code, threads=threads
+    )
+    echo_lab(data, as_json, render)
