@@ -57,6 +57,7 @@ LABS: tuple[Lab, ...] = (
     _row("logits", "Cross-entropy logits", 4, "logits:logits", "data_logits:LogitsResult", "LogitsLab"),
     _row("checkpoint", "Device & checkpoint", 4, "checkpoint:checkpoint", "data_checkpoint:Checkpoint", "CheckpointLab"),
     _row("race", "Dispatch race", 9, "race:race", "data_race:Race", "RaceLab"),
+    _row("bench", "Benchmark lab", 9, "bench:bench", "data_bench:Bench", "BenchLab"),
 )  # fmt: skip
 
 _BY_NAME = {lab.name: lab for lab in LABS}

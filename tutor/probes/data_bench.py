@@ -6,7 +6,9 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 #: the snippet the lab starts with (a small matrix multiply)
-DEFAULT_CODE = "a = torch.randn(256, 256)\nb = torch.randn(256, 256)\n\ndef fn():\n    return a @ b\n"
+DEFAULT_CODE = (
+    "a = torch.randn(256, 256)\nb = torch.randn(256, 256)\n\ndef fn():\n    return a @ b\n"
+)
 #: how many threads the honest timer may be asked to pin
 MAX_THREADS = 8
 #: rows of the profiler table

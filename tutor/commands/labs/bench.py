@@ -5,7 +5,10 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.content.labs import get_lab
 from tutor.probes.data_bench import MAX_THREADS, Bench
+
+PROBE = get_lab("bench").probe
 
 
 def render(data: Bench) -> str:
@@ -37,7 +40,5 @@ def render(data: Bench) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def bench(code: str, threads: int, as_json: bool) -> None:
     """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it."""
-    data = probe_data(
-        Bench, "tutor.probes.bench:bench", timeout=60.0, memory_mb=2048, code=code, threads=threads
-    )
+    data = probe_data(Bench, PROBE, timeout=60.0, memory_mb=2048, code=code, threads=threads)
     echo_lab(data, as_json, render)

@@ -1,0 +1,66 @@
+"""The facts COURSE.md lists for chapter 9, checked twice: each appears in the recorded output of
+a lesson snippet, and comes out of that same snippet again when real torch runs it now in the
+sandbox. Timings are never compared; only what stays true from run to run (settings, counts,
+comparisons with a wide margin)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.content.lessons import load_lesson
+from tutor.grading.snippets import normalise, run_snippet
+from tutor.sandbox import Sandbox
+
+LESSON = Path(__file__).resolve().parents[2] / "lessons" / "09-performance.md"
+
+# (what COURSE.md says, the text torch prints for it in the lesson)
+FACTS: list[tuple[str, str]] = [
+    ("Timer pins threads to 1 by default", "threads Timer pinned by default: 1"),
+    ("the statement runs on the pinned threads", "threads the statement saw: [1]"),
+    ("num_threads pins another count", "with num_threads=3 it saw: [3]"),
+    ("Timer warms up before timing", "calls made by timeit(100): 102"),
+    ("median and IQR of the blocks", "median: 0.11"),
+    ("the IQR of the blocks", "IQR:    0.02"),
+    ("a noisy block drags the mean", "mean:   0.266"),
+    ("blocked_autorange runs at least min_run_time", "at least min_run_time: True"),
+    ("blocked_autorange pins one thread", "threads: 1"),
+    ("compilation lands in the first call", "first call more than 10x the warm median: True"),
+    ("a mean including it lies", "mean of all 21 calls more than 5x the warm median: True"),
+    ("the profiler counts the ops", "aten::addmm   9 calls"),
+    ("the per-sample loop dispatches once per sample", "aten::linear   loop 64  batched 1"),
+]
+
+
+@pytest.fixture(scope="module")
+def fresh():
+    """Run a snippet in one sandbox per module, once per snippet; its output now."""
+    cache: dict[str, str] = {}
+    with Sandbox() as sb:
+
+        def run(code: str) -> str:
+            if code not in cache:
+                cache[code] = run_snippet(sb, code)
+            return cache[code]
+
+        yield run
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    return load_lesson(LESSON)
+
+
+@pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
+def test_course_fact_recorded_and_reproduced(fresh, lesson, fact, needle):
+    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
+    assert hits, f"no recorded output of lesson 9 shows {needle!r}"
+    assert needle in fresh(hits[0].code), f"torch no longer prints {needle!r} ({fact})"
+
+
+def test_lesson_links_its_labs_and_names_its_reading(lesson):
+    text = LESSON.read_text()
+    assert "](lab:bench)" in text and "](lab:race)" in text
+    assert "## Assigned reading" in text and "JAX contrast" in text
+    assert lesson.labs == ["bench", "race"] and lesson.torch

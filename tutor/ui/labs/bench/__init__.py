@@ -1,0 +1,1 @@
+"""The benchmark lab: its screen, widgets and styles."""
