@@ -62,5 +62,5 @@ def test_course_fact_recorded_and_reproduced(fresh, lesson, fact, needle):
 def test_lesson_links_its_labs_and_names_its_reading(lesson):
     text = LESSON.read_text()
     assert "](lab:bench)" in text and "](lab:race)" in text
-    assert "## Assigned reading" in text and "JAX contrast" in text
+    assert "### Assigned reading" in text and "### The JAX way" in text
     assert lesson.labs == ["bench", "race"] and lesson.torch
