@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tutor.commands.lesson_run import run_snippet
+from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.grading.snippets import normalise, run_snippet
 from tutor.sandbox import Sandbox
 
 LESSON = Path(__file__).resolve().parents[2] / "lessons" / "09-performance.md"
