@@ -20,6 +20,19 @@ SUBCOMMANDS = {
 }
 
 
+def guard_streams() -> None:
+    """Strip control sequences from everything a subcommand prints (pack text, learner output
+    and exception messages included): nothing printed can drive the terminal."""
+    import sys
+
+    from tutor.safe_text import SafeStream
+
+    if not isinstance(sys.stdout, SafeStream):
+        sys.stdout = SafeStream(sys.stdout)
+    if not isinstance(sys.stderr, SafeStream):
+        sys.stderr = SafeStream(sys.stderr)
+
+
 @click.group(cls=LazyGroup, lazy=SUBCOMMANDS, invoke_without_command=True)
 @click.option(
     "--pack",
@@ -34,7 +47,9 @@ SUBCOMMANDS = {
 def main(ctx: click.Context, packs: tuple[str, ...], runtime: str | None) -> None:
     """Learn to think in PyTorch. With no command, opens the tutor."""
     ctx.obj = Settings.from_options(packs, runtime)
-    if ctx.invoked_subcommand is None:
+    if ctx.invoked_subcommand is not None:
+        guard_streams()
+    else:
         from tutor.ui.app import run_app
 
         run_app(ctx.obj)

@@ -30,10 +30,11 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table("id", "chapter", "kind", "title", title=f"{len(rows)} drills")
-    for row in rows:
-        table.add_row(row["id"], str(row["chapter"]), row["kind"], row["title"])
+    for row in rows:  # Text: markup in a pack's ids or titles is shown as written
+        table.add_row(Text(row["id"]), str(row["chapter"]), row["kind"], Text(row["title"]))
     Console().print(table)
 
 

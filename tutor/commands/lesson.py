@@ -35,11 +35,12 @@ def list_lessons(as_json: bool) -> None:
         return
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table("chapter", "title", "snippets", "labs", title=f"{len(rows)} lessons")
-    for row in rows:
+    for row in rows:  # Text: markup in a title is shown as written
         table.add_row(
-            str(row["chapter"]), row["title"], str(row["snippets"]), ", ".join(row["labs"])
+            str(row["chapter"]), Text(row["title"]), str(row["snippets"]), ", ".join(row["labs"])
         )
     Console().print(table)
 

@@ -14,6 +14,7 @@ from tutor.content.files import read_text
 from tutor.content.models import Pack
 from tutor.content.positions import Locator, parse_located
 from tutor.content.problems import PackError, Problem
+from tutor.safe_text import has_controls, strip_all
 
 __all__ = [
     "display_path",
@@ -48,6 +49,8 @@ def validate_located(
 def parse_pack(text: str, file: str) -> tuple[Pack, Locator]:
     """Validate a pack from its YAML text; ``file`` names it in problems."""
     data, locator, problems = parse_located(text, file)
+    if "\\" in text or has_controls(text):  # only then can a value hold a control character
+        data = strip_all(data)  # no pack text can drive a terminal, in the CLI or the TUI
     if data is None and not problems:
         message = "the file is empty: a pack needs `pack`, `title`, `chapter` and `drills`"
         problems.append(Problem(file, 1, 1, "yaml", message))

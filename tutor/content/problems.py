@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutor.safe_text import strip_controls
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -20,7 +22,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.field}: {self.message}"
+        """``file:line:col: field: message``, stripped of control sequences (a file name or a
+        quoted value may hold them)."""
+        return strip_controls(f"{self.file}:{self.line}:{self.col}: {self.field}: {self.message}")
 
     def to_dict(self) -> dict[str, str | int]:
         """The problem as JSON-ready data."""

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
+from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tutor.safe_text import strip_controls
 from tutor.ui.widgets.run_status import RunStatus
 
 if TYPE_CHECKING:
@@ -104,7 +106,7 @@ class LabScreen(Screen[None]):
     def show_error(self, message: str) -> None:
         """Say what went wrong, in place of a traceback."""
         error = self.query_one(self.ERROR_LINE, Static)
-        error.update(message)
+        error.update(Text(strip_controls(message)))  # learner text: literal, no controls
         error.set_class(True, "-shown")
 
     def hide_error(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
@@ -18,7 +19,7 @@ def answer_widget(kind: str, variant: Variant) -> Widget:
         )
     if kind == "choice":
         return OptionList(
-            *[Option(c, id=str(i)) for i, c in enumerate(variant.choices)], id="answer"
+            *[Option(Text(c), id=str(i)) for i, c in enumerate(variant.choices)], id="answer"
         )
     if kind == "order":
         order = OrderList(id="answer")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -71,7 +72,9 @@ class LinkPicker(ModalScreen[int | None]):
         with Vertical(id="picker-box") as box:
             box.border_title = self.heading
             box.border_subtitle = "enter to open · escape to close"
-            yield OptionList(*[Option(label, id=str(i)) for i, label in enumerate(self.labels)])
+            yield OptionList(
+                *[Option(Text(label), id=str(i)) for i, label in enumerate(self.labels)]
+            )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))

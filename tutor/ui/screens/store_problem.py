@@ -63,7 +63,9 @@ def report_store(app: Any) -> None:
     take = getattr(app.store, "take_notices", None)
     for notice in take() if take else []:
         timeout = 6 if notice.severity == "information" else 15
-        app.notify(notice.text, title="Progress", severity=notice.severity, timeout=timeout)
+        app.notify(
+            notice.text, title="Progress", severity=notice.severity, timeout=timeout, markup=False
+        )
 
 
 def offer_choices(app: Any, problem: Any) -> None:
@@ -86,7 +88,9 @@ def start_fresh(app: Any) -> None:
     try:
         store, backup = fresh_start(app.store.path)
     except (StoreError, OSError) as exc:
-        app.notify(f"Could not start fresh: {exc}", title="Progress", severity="error")
+        app.notify(
+            f"Could not start fresh: {exc}", title="Progress", severity="error", markup=False
+        )
         return
     old, app.store = app.store, store
     old.close()
@@ -95,6 +99,7 @@ def start_fresh(app: Any) -> None:
         f"Started a fresh progress file. The old one is kept as {backup}.",
         title="Progress",
         timeout=15,
+        markup=False,
     )
     report_store(app)
     refresh = getattr(app.screen, "refresh_progress", None)

@@ -9,6 +9,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.safe_text import strip_controls
+
 VERDICTS = {
     "correct": "✓ Correct",
     "wrong": "✗ Not quite",
@@ -45,11 +47,11 @@ class FeedbackPanel(Static):
         self.set_class(bool(grade.correct), "-correct")
         self.set_class(not grade.correct, "-wrong")
         self.border_title = verdict_title(grade)
-        parts: list[Text] = []
+        parts: list[Text] = []  # literal text: values and messages may come from learner code
         if grade.feedback:
-            parts.append(Text(grade.feedback))
+            parts.append(Text(strip_controls(grade.feedback)))
         if not grade.correct and getattr(grade, "hint", None):
-            parts.append(Text.assemble(("\nTry this: ", "bold"), grade.hint))
+            parts.append(Text.assemble(("\nTry this: ", "bold"), strip_controls(grade.hint)))
         if grade.correct and grade.expected and self.show_expected:
-            parts.append(Text.assemble(("\ntorch says: ", "bold"), grade.expected))
+            parts.append(Text.assemble(("\ntorch says: ", "bold"), strip_controls(grade.expected)))
         self.update(Group(*parts) if parts else Text(""))

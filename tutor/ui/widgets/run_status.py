@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
+
+from tutor.safe_text import strip_controls
 
 FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -42,4 +45,4 @@ class RunStatus(Static):
 
     def _draw(self) -> None:
         spin = f"{FRAMES[self._frame]} " if self.running and hasattr(self, "_frame") else ""
-        self.update(f"{spin}{self.message}")
+        self.update(Text(strip_controls(f"{spin}{self.message}")))  # literal, never markup
