@@ -102,3 +102,21 @@ async def test_narrow_terminal_hides_the_detail_panel(make_app):
             app.screen.query_one("#chapter-detail").region.width == 0
         )
         assert "0/12 chapters" in summary(app)
+
+
+async def test_a_second_start_draws_home_from_the_cached_summary():
+    from tutor.settings import Settings
+    from tutor.ui.app import TutorApp
+
+    first = TutorApp(Settings.from_options(), warm_sandbox=False)  # no cache: loads the catalog
+    assert first._catalog is not None
+    app = TutorApp(Settings.from_options(), warm_sandbox=False)
+    assert app._catalog is None, "the cached summary should spare the first frame the catalog"
+    assert app.summary == first.summary
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert "0/12 chapters" in summary(app)
+        await app.workers.wait_for_complete()  # the catalog loads right after the first frame
+        assert app._catalog is not None
+        assert len(app.catalog.drills()) == len(app.summary.drills)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from importlib import metadata
 from pathlib import Path
 
 from tutor.content.problems import Problem
@@ -60,6 +59,8 @@ def entry_point_paths() -> tuple[list[Path], list[Problem]]:
     An entry point in the ``tutor.packs`` group loads to a path, a list of paths, or a
     callable taking no arguments that returns either. One that fails is a problem, not a crash.
     """
+    from importlib import metadata  # a few dozen ms: only when packs are loaded
+
     paths: list[Path] = []
     problems: list[Problem] = []
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):

@@ -10,8 +10,9 @@ import contextlib
 import os
 import random
 import sys
+import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App
@@ -22,6 +23,11 @@ from tutor.settings import Settings
 from tutor.ui.messages import OpenLab
 from tutor.ui.screens.navigation import Navigator
 from tutor.ui.screens.palette import TutorCommands
+
+if TYPE_CHECKING:
+    from tutor.content.catalog import Catalog
+    from tutor.content.summary import CatalogSummary
+    from tutor.sandbox.supervisor import AsyncSandbox
 
 DARK = Theme(
     name="tutor-dark",
@@ -80,35 +86,42 @@ class TutorApp(Navigator, App[None]):
         self,
         settings: Settings | None = None,
         *,
-        catalog: Any = None,
+        catalog: Catalog | None = None,
         store: Any = None,
-        sandbox: Any = None,
+        sandbox: AsyncSandbox | None = None,
         seed: int | None = None,
         warm_sandbox: bool = True,
         store_problem: Any = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
-        if catalog is None:
-            from tutor.content.catalog import Catalog
+        self._catalog: Catalog | None = catalog
+        self._catalog_lock = threading.Lock()
+        self.summary: CatalogSummary
+        """What home draws: the catalog's chapters, lessons and drill ids (cached on disk)."""
+        from tutor.content.summary import CatalogSummary, cached_summary
 
-            catalog = Catalog.load(self.settings)
+        if catalog is not None:
+            self.summary = CatalogSummary.of(catalog)
+        else:
+            cached = cached_summary(self.settings)
+            if cached is not None:
+                self.summary = cached  # the catalog loads after the first frame
+            else:
+                self.catalog  # noqa: B018 - loads it and sets the summary
         if store is None:
             from tutor.progress.opening import open_store
 
             store, store_problem = open_store()
         if sandbox is None:
-            from tutor.sandbox import AsyncSandbox
+            from tutor.sandbox.runtimes import resolve_runtime
 
-            sandbox = AsyncSandbox(self.settings.runtime)
-        self.catalog = catalog
-        """The chapters, lessons and drill packs."""
+            resolve_runtime(self.settings.runtime)  # an unknown runtime fails here, not later
         self.store = store
         """The learner's progress (SQLite)."""
         self.store_problem = store_problem
         """Why the progress file could not be opened (a StoreError; ``store`` is a stand-in)."""
-        self.sandbox = sandbox
-        """The one sandbox every screen and lab runs torch in."""
+        self._sandbox: AsyncSandbox | None = sandbox
         self.seed = seed
         """A fixed seed for reproducible variants (None: random)."""
         self._rng = random.Random(seed)
@@ -116,6 +129,47 @@ class TutorApp(Navigator, App[None]):
         self.register_theme(DARK)
         self.register_theme(LIGHT)
         self.theme = default_theme()
+
+    # --- the catalog ----------------------------------------------------------------------
+
+    @property
+    def catalog(self) -> Catalog:
+        """The chapters, lessons and drill packs: loaded on first use (home draws from the cached
+        summary, and a worker loads the catalog right after the first frame)."""
+        with self._catalog_lock:
+            if self._catalog is None:
+                from tutor.content.catalog import Catalog
+                from tutor.content.summary import CatalogSummary, write_summary
+
+                self._catalog = Catalog.load(self.settings)
+                self.summary = CatalogSummary.of(self._catalog)
+                write_summary(self.summary, self.settings)
+            return self._catalog
+
+    @property
+    def sandbox(self) -> AsyncSandbox:
+        """The one sandbox every screen and lab runs torch in (made on first use; warmed up
+        right after the first frame)."""
+        if self._sandbox is None:
+            from tutor.sandbox import AsyncSandbox
+
+            self._sandbox = AsyncSandbox(self.settings.runtime)
+        return self._sandbox
+
+    @work(thread=True, exclusive=True, group="catalog", exit_on_error=False)
+    def _load_catalog(self) -> None:
+        before = self.summary
+        self.catalog  # noqa: B018 - loads it
+        if self.summary != before:
+            self.call_from_thread(self._summary_changed)
+
+    def _summary_changed(self) -> None:
+        """The packs or lessons changed since the summary was cached: redraw home."""
+        from tutor.ui.screens.home import HomeScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, HomeScreen):
+                screen.refresh_progress()
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -128,15 +182,17 @@ class TutorApp(Navigator, App[None]):
         """Called once the home screen has been drawn: warm the sandbox, report problems."""
         from tutor.ui.screens.store_problem import offer_choices
 
+        if self._catalog is None:
+            self._load_catalog()
         if self._warm_sandbox:
             self._warm()
         if self.store_problem is not None:
             offer_choices(self, self.store_problem)
         self.report_store()
-        problems = getattr(self.catalog, "problems", [])
+        problems = self.summary.problems
         if problems:
             self.notify(
-                f"{len(problems)} problem(s) in drill packs; broken packs were skipped. "
+                f"{problems} problem(s) in drill packs; broken packs were skipped. "
                 "See 'Pack problems' in the command palette.",
                 title="Packs",
                 severity="warning",
@@ -157,8 +213,9 @@ class TutorApp(Navigator, App[None]):
             self.notify(f"Sandbox failed to start: {exc}", title="Sandbox", severity="error")
 
     async def on_unmount(self) -> None:
-        with contextlib.suppress(Exception):  # closing must never block quitting
-            await self.sandbox.close()
+        if self._sandbox is not None:
+            with contextlib.suppress(Exception):  # closing must never block quitting
+                await self._sandbox.close()
 
     # --- seeds and locations ---------------------------------------------------------------
 
@@ -174,9 +231,9 @@ class TutorApp(Navigator, App[None]):
         if not location:
             return None
         kind, ident = (location[0], str(location[1]))
-        if kind == "lesson" and ident.isdigit() and int(ident) in self.catalog.lessons:
+        if kind == "lesson" and ident.isdigit() and int(ident) in self.summary.lessons:
             return kind, ident
-        if kind == "drill" and any(r.full_id == ident for r in self.catalog.drills()):
+        if kind == "drill" and self.summary.drill_title(ident) is not None:
             return kind, ident
         return None
 
@@ -187,8 +244,8 @@ class TutorApp(Navigator, App[None]):
             return None
         kind, ident = location
         if kind == "lesson":
-            return f"lesson {ident} · {self.catalog.lessons[int(ident)].title}"
-        return f"drill · {self.catalog.drill(ident).drill.display_title}"
+            return f"lesson {ident} · {self.summary.lessons[int(ident)]}"
+        return f"drill · {self.summary.drill_title(ident)}"
 
     # --- actions -------------------------------------------------------------------------------
 

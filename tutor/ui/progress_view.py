@@ -1,9 +1,13 @@
-"""What the home screen shows for each chapter, computed from the catalog and the store."""
+"""What the home screen shows for each chapter, computed from the catalog's summary and the
+store."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tutor.content.summary import CatalogSummary
 
 MASTERY_RULE = (
     "A drill is mastered once answered correctly with at most one hint. "
@@ -40,13 +44,13 @@ class ChapterView:
         return self.has_lesson and self.complete
 
 
-def chapter_views(catalog: Any, store: Any) -> list[ChapterView]:
-    """Every chapter of the catalog with its progress in the store."""
+def chapter_views(summary: CatalogSummary, store: Any) -> list[ChapterView]:
+    """Every chapter of the catalog's summary with its progress in the store."""
     views = []
-    for chapter in catalog.chapters:
-        refs = catalog.drills_for(chapter.number)
+    for chapter in summary.chapters:
+        drills = summary.drills_for(chapter.number)
         status = store.chapter_status(
-            chapter.number, [r.full_id for r in refs], [r.full_id for r in refs if r.drill.quiz]
+            chapter.number, [d.full_id for d in drills], [d.full_id for d in drills if d.quiz]
         )
         views.append(
             ChapterView(
@@ -54,7 +58,7 @@ def chapter_views(catalog: Any, store: Any) -> list[ChapterView]:
                 title=chapter.title,
                 thesis=chapter.thesis,
                 part=chapter.part,
-                has_lesson=chapter.number in catalog.lessons,
+                has_lesson=chapter.number in summary.lessons,
                 lesson_read=status.lesson_read,
                 drills_mastered=status.mastered,
                 drills_total=status.total,

@@ -63,7 +63,7 @@ class HomeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer the pack-problems key only when there are problems."""
         if action == "problems":
-            return bool(getattr(self.app.catalog, "problems", []))
+            return self.app.summary.problems > 0
         return True
 
     def on_mount(self) -> None:
@@ -77,8 +77,8 @@ class HomeScreen(Screen[None]):
     def refresh_progress(self) -> None:
         """Re-read progress from the store and redraw."""
         app = self.app
-        self._views = {v.number: v for v in chapter_views(app.catalog, app.store)}
-        known = {ref.full_id for ref in app.catalog.drills()}
+        self._views = {v.number: v for v in chapter_views(app.summary, app.store)}
+        known = {d.full_id for d in app.summary.drills}
         due = [d for d in app.store.due_reviews() if d in known]
         resume = self.app.resume_label()
         self.query_one("#home-summary", Static).update(
