@@ -46,13 +46,17 @@ bench: install-dev
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
 
-# A second sandbox runtime with torch_xla (CPU PJRT) and torchax: ~7 GB of downloads.
-# Name it in config ($TUTOR_HOME/config.toml): [runtimes.xla] python = ".venv-xla/bin/python"
+# A second sandbox runtime with torch_xla (CPU PJRT) and torchax: ~7.6 GB, a few minutes.
+# The tutor finds it at PROJECT_ROOT/.venv-xla with no configuration.
 XLA_VENV ?= .venv-xla
+XLA_PINS ?= torch==2.9.0 torch_xla==2.9.0 torchax==0.0.13 "jax[cpu]==0.10.2" flax==0.12.8
 .PHONY: xla-runtime
-xla-runtime:
+xla-runtime: $(XLA_VENV)/.installed
+
+$(XLA_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(XLA_VENV)
 	$(XLA_VENV)/bin/pip install --upgrade pip
-	$(XLA_VENV)/bin/pip install torch==2.9.0 torch_xla==2.9.0 torchax==0.0.13 "jax[cpu]"
+	$(XLA_VENV)/bin/pip install $(XLA_PINS)
 	$(XLA_VENV)/bin/pip install pydantic pyyaml platformdirs click packaging
 	$(XLA_VENV)/bin/pip install -e . --no-deps
+	touch $@

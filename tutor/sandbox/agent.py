@@ -19,9 +19,11 @@ import signal
 import sys
 import time
 import traceback
+import types
 
 import torch
 
+from tutor.sandbox import mpmain
 from tutor.sandbox.limits import Limits, apply_rlimits
 from tutor.sandbox.reaper import PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, prctl
 
@@ -156,6 +158,7 @@ def _prepare(job: Job) -> None:
         LANG="C.UTF-8",
         LC_ALL="C.UTF-8",
         PYTHONIOENCODING="utf-8",
+        **compile_env(os.path.join(os.path.dirname(job.scratch), "compile-cache")),
     )
     import tempfile
 
@@ -169,6 +172,8 @@ def _prepare(job: Job) -> None:
             raise RuntimeError("could not drop root")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     prctl(PR_SET_DUMPABLE, 1)
+    if not os.access(sys.executable, os.X_OK):
+        _refuse_new_pythons()
     torch.set_num_threads(max(1, job.limits.threads))
     _reseed()
     sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115
@@ -185,6 +190,42 @@ def _prepare(job: Job) -> None:
         write_through=True,
     )
     sys.argv = [ANSWER]
+
+
+#: why spawn and forkserver cannot work when the run's user cannot start this Python
+NO_NEW_PYTHON = (
+    "the {method} start method starts a new Python, and this sandbox's user cannot run {exe} "
+    "(it lies in a directory only its owner can enter); use the fork start method "
+    "(multiprocessing.get_context('fork'), or DataLoader(multiprocessing_context='fork')), or "
+    "run the tutor with a Python installed where every user can read it"
+)
+
+
+def _refuse_new_pythons() -> None:
+    """Make spawn and forkserver fail with a plain reason rather than a broken pipe, where the
+    dropped uid cannot execute the interpreter (a friendly message, not a protection), and
+    let shared memory and semaphores work without multiprocessing's resource tracker."""
+    from multiprocessing import popen_forkserver, popen_spawn_posix, resource_tracker
+
+    # the tracker is a new Python too; what it would unlink, the zygote removes after the run
+    resource_tracker.register = resource_tracker.unregister = lambda name, rtype: None
+
+    for module, method in ((popen_spawn_posix, "spawn"), (popen_forkserver, "forkserver")):
+
+        def refuse(self, process_obj, method=method):
+            raise RuntimeError(NO_NEW_PYTHON.format(method=method, exe=sys.executable))
+
+        module.Popen._launch = refuse
+
+
+def compile_env(cache: str) -> dict[str, str]:
+    """Environment for torch.compile in a run: the runtime's compile cache (shared by its runs,
+    so a second compile of the same code is fast) and compilation in the run's own process."""
+    return {
+        "TORCHINDUCTOR_CACHE_DIR": cache,
+        "TRITON_CACHE_DIR": os.path.join(cache, "triton"),
+        "TORCHINDUCTOR_COMPILE_THREADS": "1",
+    }
 
 
 def _reseed() -> None:
@@ -229,17 +270,25 @@ def _execute(request: dict) -> dict:
 
 
 def _run(code: str) -> None:
-    """Execute learner code in fresh globals with torch, nn and F pre-imported."""
+    """Execute learner code as ``__main__`` with torch, nn and F pre-imported.
+
+    The code runs in a fresh module that replaces ``sys.modules["__main__"]``, so what it
+    defines pickles by reference (multiprocessing, DataLoader workers). Its ``__file__`` is
+    ``mpmain.py``, which a ``spawn``/``forkserver`` child runs to define the same names again.
+    """
     linecache.cache[ANSWER] = (len(code), None, code.splitlines(True), ANSWER)
     compiled = compile(code, ANSWER, "exec")
-    scope = {
-        "__name__": "__main__",
-        "__builtins__": builtins,
-        "torch": torch,
-        "nn": torch.nn,
-        "F": torch.nn.functional,
-    }
-    exec(compiled, scope)
+    main = types.ModuleType("__main__")
+    main.__dict__.update(
+        __builtins__=builtins,
+        __file__=mpmain.__file__,
+        torch=torch,
+        nn=torch.nn,
+        F=torch.nn.functional,
+    )
+    sys.modules["__main__"] = main
+    os.environ[mpmain.ENV] = mpmain.answer_path(os.getcwd())
+    exec(compiled, main.__dict__)
 
 
 def _call(target: str, kwargs: dict):

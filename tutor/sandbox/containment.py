@@ -26,6 +26,7 @@ UID_BASE = 1_000_000_000
 ROOT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP_FOWNER", "CAP_DAC_OVERRIDE")
 #: size of the private /tmp inside bubblewrap
 TMP_BYTES = 1024 * 1024 * 1024
+#: size of the private /dev/shm inside bubblewrap (every run's shared memory lives in it)
 SHM_BYTES = 256 * 1024 * 1024
 
 
@@ -91,8 +92,15 @@ def python_paths(project_root: str) -> list[str]:
     return kept
 
 
-def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> list[str]:
-    """The bubblewrap command line that runs ``inner`` (the zygote) contained."""
+def wrap_command(
+    inner: list[str], project_root: str, env: dict[str, str], uid: int | None = None
+) -> list[str]:
+    """The bubblewrap command line that runs ``inner`` (the zygote) contained.
+
+    ``uid`` is the dedicated uid runs drop to: the sandbox's own /etc/passwd names it, so
+    ``getpass.getuser()`` and ``pwd.getpwuid`` work in learner code and in the libraries it
+    calls (inductor, jax).
+    """
     exe = shutil.which("bwrap") or "bwrap"
     cmd = [
         exe,
@@ -118,17 +126,11 @@ def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> li
             cmd += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             cmd += ["--ro-bind", top, top]
-    for item in (
-        "ld.so.cache",
-        "ld.so.conf",
-        "ld.so.conf.d",
-        "localtime",
-        "passwd",
-        "group",
-        "nsswitch.conf",
-        "alternatives",
-    ):
+    cmd += ["--perms", "0755", "--dir", "/etc"]
+    for item in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives"):
         cmd += ["--ro-bind-try", f"/etc/{item}", f"/etc/{item}"]
+    for name, data in etc_files(uid).items():
+        cmd += ["--perms", "0644", "--ro-bind-data", str(_data_fd(data)), f"/etc/{name}"]
     cmd += [
         "--proc",
         "/proc",
@@ -138,6 +140,8 @@ def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> li
         str(TMP_BYTES),
         "--tmpfs",
         "/tmp",
+        "--perms",
+        "01777",
         "--size",
         str(SHM_BYTES),
         "--tmpfs",
@@ -153,6 +157,36 @@ def wrap_command(inner: list[str], project_root: str, env: dict[str, str]) -> li
     for key, value in env.items():
         cmd += ["--setenv", key, value]
     return cmd + ["--chdir", "/", "--"] + inner
+
+
+def etc_files(uid: int | None) -> dict[str, bytes]:
+    """The sandbox's own /etc/passwd, /etc/group, /etc/hosts and /etc/nsswitch.conf: root,
+    nobody and the runs' uid (named ``learner``, home /tmp); the sandbox's host name on the
+    private loopback (gloo ranks look it up); names from files only."""
+    users = ["root:x:0:0:root:/root:/usr/sbin/nologin"]
+    groups = ["root:x:0:"]
+    run_uid = uid if uid is not None else os.getuid()
+    if run_uid not in (0, 65534):
+        users.append(f"learner:x:{run_uid}:{run_uid}:learner:/tmp:/usr/sbin/nologin")
+        groups.append(f"learner:x:{run_uid}:")
+    users.append("nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin")
+    groups.append("nogroup:x:65534:")
+    return {
+        "passwd": ("\n".join(users) + "\n").encode(),
+        "group": ("\n".join(groups) + "\n").encode(),
+        "hosts": b"127.0.0.1 localhost sandbox\n::1 localhost ip6-localhost ip6-loopback\n",
+        "nsswitch.conf": b"passwd: files\ngroup: files\nhosts: files\n",
+    }
+
+
+def _data_fd(data: bytes) -> int:
+    """A readable descriptor holding ``data``, inherited by the ``exec``'d bwrap (small data:
+    it fits in the pipe's buffer)."""
+    r, w = os.pipe()
+    os.write(w, data)
+    os.close(w)
+    os.set_inheritable(r, True)
+    return r
 
 
 def _ancestors(path: str) -> list[str]:

@@ -40,7 +40,28 @@ def unshare_network() -> bool:
     CLONE_NEWNET = 0x40000000
     if not prctl(PR_SET_DUMPABLE, 0):  # also loads libc; the zygote wants this anyway
         return False
-    return _libc.unshare(CLONE_NEWNET) == 0
+    if _libc.unshare(CLONE_NEWNET) != 0:
+        return False
+    loopback_up()
+    return True
+
+
+def loopback_up() -> bool:
+    """Bring up ``lo`` in this network namespace (a new one starts with it down), so runs can
+    use the private loopback (gloo ranks, local servers); True on success."""
+    import fcntl
+    import socket
+    import struct
+
+    SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            req = struct.pack("16sh14x", b"lo", 0)
+            flags = struct.unpack("16sh14x", fcntl.ioctl(sock, SIOCGIFFLAGS, req))[1]
+            fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sh14x", b"lo", flags | IFF_UP))
+    except OSError:
+        return False
+    return True
 
 
 def clear_inheritable_caps() -> bool:

@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from tutor.paths import PROJECT_ROOT
-from tutor.sandbox import containment, hugepages, reaper
+from tutor.sandbox import containment, hugepages, mpmain, reaper
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import classify
@@ -93,6 +93,20 @@ PRELOAD = (
     "encodings.raw_unicode_escape",
     "encodings.utf_16",
     "numpy",
+    "multiprocessing",
+    "multiprocessing.connection",
+    "multiprocessing.forkserver",
+    "multiprocessing.managers",
+    "multiprocessing.pool",
+    "multiprocessing.popen_fork",
+    "multiprocessing.popen_forkserver",
+    "multiprocessing.popen_spawn_posix",
+    "multiprocessing.queues",
+    "multiprocessing.resource_tracker",
+    "multiprocessing.shared_memory",
+    "multiprocessing.synchronize",
+    "concurrent.futures",
+    "concurrent.futures.process",
     "torch.nn",
     "torch.nn.functional",
     "torch.optim",
@@ -100,6 +114,12 @@ PRELOAD = (
     "torch.utils.data",
     "torch.fx",
     "torch.func",
+    "torch.multiprocessing",
+    "torch.distributed",
+    "torch.distributed.device_mesh",
+    "torch.distributed.tensor",
+    "torch.nn.parallel",
+    "torch.export",
     # Building any torch.optim optimizer imports torch._dynamo, and the first op that mixes
     # devices (the meta-device mismatch lessons show) loads torch's reference kernels: seconds
     # each. Loaded once here, they cost a few ms per fork instead of seconds per run.
@@ -127,7 +147,7 @@ def launch(argv: list[str] | None = None) -> None:
         if uid is not None:
             inner += ["--uid", str(uid)]
         env = containment.runtime_env(str(PROJECT_ROOT))
-        cmd = containment.wrap_command(inner, str(PROJECT_ROOT), env)
+        cmd = containment.wrap_command(inner, str(PROJECT_ROOT), env, uid)
         os.execve(cmd[0], cmd, env)
     Zygote(["rlimits"], uid).serve()
 
@@ -153,6 +173,10 @@ class Zygote:
             self.layers.append("netns")
         self.base = tempfile.mkdtemp(prefix="tutor-runs-")
         os.chmod(self.base, 0o711)
+        self.compile_cache = os.path.join(self.base, "compile-cache")
+        os.mkdir(self.compile_cache, 0o700)
+        if self.uid is not None:
+            os.chown(self.compile_cache, self.uid, self.uid)
         # inside bwrap, what /tmp holds now (the base, bound project dirs) stays; runs' files go
         self.keep = {self.base}
         if self.private_tmp:
@@ -259,6 +283,8 @@ class Zygote:
         scratch = tempfile.mkdtemp(dir=self.base, prefix="run-")
         if self.uid is not None:
             os.chown(scratch, self.uid, self.uid)
+        if request.get("op") == "run":
+            _save_answer(mpmain.answer_path(scratch), request.get("code") or "", self.uid)
         marks = reaper.writable_tree(reaper.shared_dirs()) if self._sweeps() else {}
         watch = Watch(limits)
         nproc = (
@@ -282,6 +308,7 @@ class Zygote:
         if marks:
             reaper.sweep(marks, self.uid, keep=self.keep)
         reaper.remove(scratch)
+        reaper.remove(mpmain.answer_path(scratch))
         end.result = watch.result()
         status, reason = classify(end, limits)
         reply |= {
@@ -310,6 +337,15 @@ def _warm_up(torch) -> None:
             print(x, (x @ x.T).sum().item(), x.int(), x > 1, x.T.contiguous().stride())
     except Exception:  # noqa: BLE001 - a warm-up only
         pass
+
+
+def _save_answer(path: str, code: str, uid: int | None) -> None:
+    """Save a run's code where its spawned children re-read it (see ``tutor.sandbox.mpmain``)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o400)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(code)
+    if uid is not None:
+        os.chown(path, uid, uid)
 
 
 def _threads() -> int:
