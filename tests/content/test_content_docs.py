@@ -12,8 +12,8 @@ import yaml
 from click.testing import CliRunner
 
 from tutor.cli import main
-from tutor.content.check import check_paths
 from tutor.content.models import Pack
+from tutor.content.pack_lint import check_paths
 from tutor.content.scaffold import scaffold
 from tutor.settings import PROJECT_ROOT
 

@@ -139,7 +139,7 @@ def test_the_packs_md_example_loads_with_positions(tmp_path):
 
 
 def test_unknown_lab_and_bad_torch_specifier():
-    from tutor.content.checks import LAB_NAMES
+    from tutor.content.pack_rules import LAB_NAMES
 
     assert problems_of("labs-and-torch.yaml") == [
         '4:8: torch: `2.4+` is not a version specifier (write e.g. ">=2.4" or ">=2.4,<3")',
@@ -171,7 +171,7 @@ def test_placeholder_problem_points_into_a_block_of_text():
 
 
 def test_code_that_cannot_compile_is_found_by_pack_check():
-    from tutor.content.check import check_paths
+    from tutor.content.pack_lint import check_paths
 
     path = PACKS / "errors" / "code.yaml"
     load_pack(path)  # the catalog loads it: compiling is pack check's job

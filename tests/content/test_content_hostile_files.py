@@ -155,7 +155,7 @@ def test_memory_stays_bounded_in_a_real_process(tmp_path):
     code = textwrap.dedent(
         """
         import sys
-        from tutor.content.check import check_paths
+        from tutor.content.pack_lint import check_paths
         packs, problems = check_paths([__import__("pathlib").Path(sys.argv[1])])
         print(len(packs), sorted(p.file.rsplit("/", 1)[-1] for p in problems))
         """

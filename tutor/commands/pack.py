@@ -56,7 +56,7 @@ def check(
     After the schema, every drill runs in the sandbox: references pass on several seeds,
     starters and `wrong` answers fail, predict drills' setup/ask run (see docs/grading.md).
     """
-    from tutor.content.check import check_paths
+    from tutor.content.pack_lint import check_paths
     from tutor.content.sources import builtin_pack_dir, expand
 
     if not paths and not builtin:

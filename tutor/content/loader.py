@@ -8,10 +8,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from tutor.content.checks import check_pack_data
 from tutor.content.errors import translate
 from tutor.content.files import read_text
 from tutor.content.models import Pack
+from tutor.content.pack_rules import check_pack_data
 from tutor.content.positions import Locator, parse_located
 from tutor.content.problems import PackError, Problem
 from tutor.safe_text import has_controls, strip_all
