@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tutor.safe_text import strip_controls
+from tutor.safe_text import strip_all, strip_controls
 from tutor.ui.widgets.run_status import RunStatus
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ async def call_probe(app: object, target: str, model: type[M], **kwargs: Any) ->
         raise SandboxFailed(str(err)) from err
     if not result.ok:
         raise RunFailed(result)
-    return model.model_validate(result.value)
+    return model.model_validate(strip_all(result.value))  # strings may quote learner code
 
 
 class LabScreen(Screen[None]):
