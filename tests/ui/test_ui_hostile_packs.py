@@ -12,8 +12,14 @@ from tutor.settings import PROJECT_ROOT, Settings
 from tutor.ui.app import TutorApp
 from tutor.ui.screens.home import HomeScreen
 
-BOMB = "pack: bomb\na: &a [" + ", ".join(['"lol"'] * 9) + "]\n" + "".join(
-    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+BOMB = (
+    "pack: bomb\na: &a ["
+    + ", ".join(['"lol"'] * 9)
+    + "]\n"
+    + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n"
+        for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+    )
 )
 
 
