@@ -1,0 +1,55 @@
+"""`tutor lab train --json` through the real sandbox: the contract's shape, the checkpoint kept in
+TUTOR_HOME, and `--resume` continuing it. Never asserts on a timing value."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from tutor.cli import main
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["lab", "train", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_train_then_resume(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUTOR_HOME", str(tmp_path))
+    code, out, err = run("--epochs", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"dataset", "epochs", "checkpoint"}
+    assert data["dataset"] == {"name": "digits", "train": 1437, "test": 360}
+    assert [set(e) for e in data["epochs"]] == [
+        {"epoch", "train_loss", "test_accuracy", "seconds"}
+    ] * 2
+    assert data["checkpoint"]["epoch"] == 2 and data["checkpoint"]["resumed_from"] is None
+    saved = tmp_path / "labs" / "train-checkpoint.pt"
+    assert data["checkpoint"]["path"] == str(saved)
+    assert saved.stat().st_size == data["checkpoint"]["bytes"]
+
+    code, out, err = run("--epochs", "1", "--resume")
+    assert code == 0, err
+    assert "digits: 1437 training and 360 test images" in out
+    assert "resumed from epoch 2; checkpoint at epoch 3" in out
+    assert "measured in the sandbox on this machine" in out
+    assert f"saved to {saved}" in out
+
+
+def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUTOR_HOME", str(tmp_path))
+    code, out, err = run("--resume", "--json")
+    assert code == 1
+    assert "no checkpoint to resume from" in json.loads(out)["error"]
+    assert "no checkpoint" in err
+
+
+def test_a_config_that_breaks_reports_the_reason(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUTOR_HOME", str(tmp_path))
+    config = tmp_path / "config.py"
+    config.write_text("model = nn.Linear(64, 3)\n")
+    code, _, err = run("--config", str(config), "--epochs", "1")
+    assert code == 1 and "(B, 10)" in err
+    assert not (tmp_path / "labs" / "train-checkpoint.pt").exists()

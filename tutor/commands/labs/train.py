@@ -1,0 +1,103 @@
+"""`tutor lab train [--epochs N] [--backend eager|compile|xla] [--resume] [--json]`: the chapter 12
+training run on the shipped digits, headless.
+
+The checkpoint the run returns (bytes, never unpickled here) is kept in the learner's data folder,
+so `--resume` continues the last run exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.content.labs import get_lab
+from tutor.probes.data_train import BACKENDS, TrainRun
+from tutor.settings import home_dir
+
+PROBE = get_lab("train").probe
+
+
+def checkpoint_path() -> Path:
+    """Where the last run's checkpoint is kept."""
+    return home_dir() / "labs" / "train-checkpoint.pt"
+
+
+def time_limit(epochs: int, backend: str) -> float:
+    """Seconds a run of ``epochs`` may take in the sandbox (compiling costs extra up front)."""
+    return (120.0 if backend == "compile" else 30.0) + 15.0 * epochs
+
+
+def fail(message: str, as_json: bool, code: int = 1) -> None:
+    """Say what went wrong (as one JSON object with ``--json``) and exit with ``code``."""
+    if as_json:
+        click.echo(json.dumps({"error": message}))
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def render(data: TrainRun) -> str:
+    """The run as a table of epochs and a line about the checkpoint."""
+    d, c = data.dataset, data.checkpoint
+    lines = [
+        f"{d.name}: {d.train} training and {d.test} test images; backend {data.backend}; "
+        f"{data.params:,} parameters",
+        f"{'epoch':>5}  {'lr':>8}  {'train loss':>10}  {'test accuracy':>13}  {'seconds':>8}",
+    ]
+    for e in data.epochs:
+        lines.append(
+            f"{e.epoch:>5}  {e.lr:>8.4g}  {e.train_loss:>10.4f}  {e.test_accuracy:>13.1%}  "
+            f"{e.seconds:>8.2f}"
+        )
+    start = f"resumed from epoch {c.resumed_from}" if c.resumed_from is not None else "fresh run"
+    lines.append(f"{start}; checkpoint at epoch {c.epoch} ({c.bytes:,} bytes): {', '.join(c.keys)}")
+    if c.path:
+        lines.append(f"saved to {c.path} (resume with --resume)")
+    lines.append("seconds: wall time measured in the sandbox on this machine")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--epochs", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--backend", type=click.Choice(BACKENDS), default="eager", show_default=True)
+@click.option("--resume", is_flag=True, help="Continue from the last run's checkpoint.")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Python that defines `model` (and optionally lr, batch_size, momentum, gamma).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
+def train(
+    epochs: int, backend: str, resume: bool, config_file: Path | None, seed: int, as_json: bool
+) -> None:
+    """Train a classifier on the 1,797 shipped 8x8 digits; checkpoint, and resume on request."""
+    path = checkpoint_path()
+    state = None
+    if resume:
+        if config_file is not None:
+            fail("--resume continues the saved run's own config; drop --config", as_json, 2)
+        if not path.is_file():
+            fail(f"no checkpoint to resume from at {path}; run without --resume first", as_json)
+        state = base64.b64encode(path.read_bytes()).decode("ascii")
+    config = config_file.read_text() if config_file is not None else None
+    data = probe_data(
+        TrainRun,
+        PROBE,
+        timeout=time_limit(epochs, backend),
+        memory_mb=2048,
+        config=config,
+        epochs=epochs,
+        backend=backend,
+        state=state,
+        seed=seed,
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(data.state))
+    data.checkpoint.path = str(path)
+    echo_lab(data, as_json, render, face=TrainRun.contract)

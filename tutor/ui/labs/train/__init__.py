@@ -1,0 +1,1 @@
+"""The training-run lab: its screen, widgets and styles."""
