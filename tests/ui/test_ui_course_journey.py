@@ -71,3 +71,27 @@ async def test_chapters_one_to_four_done_through_the_ui():
         await pilot.pause()
         assert "4/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
         assert app.store.chapters_done() == {1, 2, 3, 4}
+
+
+async def test_chapter_twelve_done_through_the_ui():
+    from tutor.ui.app import TutorApp
+
+    catalog = Catalog.load(Settings())
+    app = TutorApp(Settings(), catalog=catalog, seed=12)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.post_message(OpenLesson(12))
+        await settle(app, pilot)
+        assert isinstance(app.screen, LessonScreen)
+        await pilot.press("m")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        quiz = [ref for ref in catalog.drills_for(12) if ref.drill.quiz]
+        assert len(quiz) >= 3
+        for ref in quiz:
+            await answer_quiz_drill(app, pilot, ref)
+        assert isinstance(app.screen, HomeScreen)
+        app.screen.refresh_progress()
+        await pilot.pause()
+        assert "1/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
+        assert app.store.chapters_done() == {12}

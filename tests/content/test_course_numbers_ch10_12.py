@@ -1,0 +1,138 @@
+"""The numbers COURSE.md gives for chapter 12 (the training run), checked twice.
+
+Each number must (1) appear in the recorded output of a lesson snippet, and (2) come out of that
+same snippet again when real torch runs it now in the sandbox. Drills that teach a number are run
+with the params that reproduce the course's example. Nothing here types an output torch did not
+print.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tutor.content.lessons import load_lesson
+from tutor.content.loader import load_pack
+from tutor.content.models import ChoiceParam, IntParam, PredictDrill
+from tutor.grading.snippets import normalise, run_snippet
+from tutor.grading.variants import render
+from tutor.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = {12: ROOT / "lessons" / "12-training-run.md"}
+DRILLS = ROOT / "drills"
+
+# (chapter, what COURSE.md says, the text torch prints for it in the lesson)
+FACTS: list[tuple[int, str, str]] = [
+    (12, "1,797 digits of 8x8 = 64 pixels", "images (1797, 64) torch.float32"),
+    (12, "pixels are counts 0..16", "pixel values from 0 to 16"),
+    (12, "10 classes", "images per class: [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]"),
+    (12, "the fixed split keeps 360 images for testing", "train 1437  test 360"),
+    (
+        12,
+        "45 steps an epoch at batch 32, the last of 29",
+        "steps per epoch: 45  batch sizes: 32 ... 29",
+    ),
+    (12, "the MLP has 4,810 parameters", "parameters: 4810"),
+    (12, "an MLP passes 90% test accuracy within 3 CPU epochs", "epoch 3: train loss"),
+    (12, "ExponentialLR(0.7): epoch 3 trains with 0.0245", "epoch 3 trains with lr 0.02450"),
+    (12, "scheduler after optimizer, or torch warns", "Detected call of `lr_scheduler.step()`"),
+    (
+        12,
+        "a full checkpoint resumes bit for bit",
+        "loader RNG restored: True   bit-identical: True",
+    ),
+    (
+        12,
+        "without the loader's RNG it does not",
+        "loader RNG restored: False  bit-identical: False",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox() as sb:
+        yield sb
+
+
+@pytest.fixture(scope="module")
+def fresh(sandbox):
+    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
+    cache: dict[tuple[int, int], str] = {}
+
+    def run(chapter: int, index: int, code: str) -> str:
+        key = (chapter, index)
+        if key not in cache:
+            cache[key] = run_snippet(sandbox, code)
+        return cache[key]
+
+    return run
+
+
+def _recorded_snippet(chapter: int, needle: str) -> tuple[int, str]:
+    """The (index, code) of the one snippet whose recorded output shows ``needle``."""
+    lesson = load_lesson(LESSONS[chapter])
+    hits = [
+        (i, s.code)
+        for i, s in enumerate(lesson.snippets)
+        if s.output is not None and needle in normalise(s.output)
+    ]
+    assert hits, f"no recorded output of lesson {chapter} shows {needle!r}"
+    return hits[0]
+
+
+@pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
+def test_course_number_recorded_and_reproduced(fresh, chapter, fact, needle):
+    index, code = _recorded_snippet(chapter, needle)
+    assert needle in fresh(chapter, index, code), f"torch no longer prints {needle!r} ({fact})"
+
+
+def test_three_epochs_pass_ninety_percent(fresh):
+    index, code = _recorded_snippet(12, "epoch 3: train loss")
+    out = fresh(12, index, code)
+    accuracy = float(re.search(r"epoch 3: .*test accuracy ([\d.]+)%", out).group(1))
+    assert accuracy >= 90.0, out
+
+
+def test_lesson_links_the_train_lab():
+    lesson = load_lesson(LESSONS[12])
+    assert lesson.labs == ["train"]
+    assert "](lab:train?epochs=3)" in LESSONS[12].read_text()
+    assert all(s.output is not None for s in lesson.snippets)
+
+
+def _drill(pack_file: str, drill_id: str) -> PredictDrill:
+    pack = load_pack(DRILLS / pack_file)
+    drill = next(d for d in pack.drills if d.id == drill_id)
+    assert isinstance(drill, PredictDrill)
+    return drill
+
+
+def _truth(sandbox, drill: PredictDrill, params: dict) -> str:
+    for name, value in params.items():  # the course's example must be a variant learners draw
+        spec = drill.params[name]
+        if isinstance(spec, IntParam):
+            assert spec.int_[0] <= value <= spec.int_[1], (drill.id, name, value)
+        else:
+            assert isinstance(spec, ChoiceParam) and value in spec.choice, (drill.id, name, value)
+    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params).strip()}))\n"
+    result = sandbox.run(code, timeout=20.0, memory_mb=2048)
+    assert result.ok, f"{drill.id}: {result.reason} {result.exception}"
+    return result.stdout.strip().splitlines()[-1]
+
+
+PREDICT_CASES = [
+    ("12-training-run.yaml", "steps-per-epoch", {"n": 1437, "b": 32, "drop": False}, "45"),
+    ("12-training-run.yaml", "last-batch-size", {"n": 1437, "b": 32}, "29"),
+    ("12-training-run.yaml", "mlp-parameters", {"h": 64}, "4810"),
+    ("12-training-run.yaml", "exponential-lr", {"lr": 0.05, "g": 0.7, "k": 3}, "0.0245"),
+]
+
+
+@pytest.mark.parametrize(("pack", "drill_id", "params", "want"), PREDICT_CASES)
+def test_drill_truth_is_the_course_number(sandbox, pack, drill_id, params, want):
+    got = _truth(sandbox, _drill(pack, drill_id), params)
+    assert float(got) == pytest.approx(float(want), rel=1e-9), f"{drill_id}: torch says {got}"
