@@ -60,8 +60,6 @@ def test_output_block_must_follow_directly():
 
 
 def test_lesson_problems_have_positions():
-    from tutor.content.checks import LAB_NAMES
-
     lessons, problems = load_lessons(LESSONS / "bad")
     assert lessons == {}
     shown = [f"{Path(p.file).name}:{p.line}:{p.col}: {p.field}: {p.message}" for p in problems]

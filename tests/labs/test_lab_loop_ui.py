@@ -14,8 +14,8 @@ from tutor.ui.labs import lab_screen
 from tutor.ui.labs.loop.loop_code import LoopCode
 from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
 from tutor.ui.labs.loop.loop_state import LoopState
-from tutor.ui.labs.loop.loss_curve import LossCurve
 from tutor.ui.labs.loop.screen import LoopLab
+from tutor.ui.widgets.loss_curve import LossCurve
 
 
 def same(a: object, b: object) -> bool:

@@ -9,13 +9,13 @@ import json
 
 import pytest
 from textual.widgets import Input, Static, TextArea
-from tutor.ui.widgets.loss_curve import LossCurve
 
 from labs.harness import DATA, LabApp, settle
 from tutor.probes.data_train import TrainRun
 from tutor.ui.labs.train.screen import TrainLab
 from tutor.ui.labs.train.train_curves import AccuracyCurve
 from tutor.ui.labs.train.train_table import EpochTable
+from tutor.ui.widgets.loss_curve import LossCurve
 
 RECORDING = DATA / "train_default.json"
 

@@ -23,7 +23,7 @@ from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
 from tutor.ui.labs.loop.loop_history import LoopHistory
 from tutor.ui.labs.loop.loop_playhead import Playhead
 from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
-from tutor.ui.labs.loop.loss_curve import LossCurve
+from tutor.ui.widgets.loss_curve import LossCurve
 
 PROBE = get_lab("loop").probe
 FPS = 20
