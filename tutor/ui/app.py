@@ -210,7 +210,9 @@ class TutorApp(Navigator, App[None]):
         try:
             await self.sandbox.start()
         except Exception as exc:  # shown, never fatal: the doctor screen explains
-            self.notify(f"Sandbox failed to start: {exc}", title="Sandbox", severity="error")
+            self.notify(
+                f"Sandbox failed to start: {exc}", title="Sandbox", severity="error", markup=False
+            )
 
     async def on_unmount(self) -> None:
         if self._sandbox is not None:

@@ -44,7 +44,7 @@ class Navigator:
             return
         except Exception as exc:  # a lab still being written must not take the app down
             title = get_lab(event.name).title
-            self.notify(f"The {title} lab could not open: {exc}", severity="error")
+            self.notify(f"The {title} lab could not open: {exc}", severity="error", markup=False)
             return
         self.push_screen(screen)
 
