@@ -211,3 +211,24 @@ def test_damaged_journal_lines_are_skipped(tmp_path):
     with Store(path) as store:
         assert [a.uid for a in store.attempts()] == ["u1"]
     assert not journal.exists()
+
+
+def test_progress_import_onto_a_full_disk_says_so_and_imports_nothing(tiny_fs, monkeypatch):
+    source = tiny_fs.path.parent / "source.db"
+    a_real_database(source, tuple(f"p/d{i}" for i in range(40)))
+    exported = tiny_fs.path.parent / "export.json"
+    with Store(source) as store:
+        from tutor.progress.transfer import export_progress
+
+        exported.write_text(json.dumps(export_progress(store)))
+    home = tiny_fs.path / "home"
+    home.mkdir()
+    monkeypatch.setenv("TUTOR_HOME", str(home))
+    a_real_database(home / "progress.db", ())
+    filler = tiny_fs.fill()
+    result = CliRunner().invoke(main, ["progress", "import", str(exported)])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("tutor: ") and "disk is full" in result.output
+    filler.unlink()
+    with Store(home / "progress.db") as store:
+        assert store.attempts() == []

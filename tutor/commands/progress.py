@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,6 +65,7 @@ def import_cmd(file: Path) -> None:
     """Merge progress exported on another machine from FILE."""
     from pydantic import ValidationError
 
+    from tutor.progress.store import describe
     from tutor.progress.transfer import import_progress
 
     try:
@@ -78,6 +80,9 @@ def import_cmd(file: Path) -> None:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             click.echo(f"{file}: not a progress file: {where}: {first['msg']}", err=True)
+            sys.exit(1)
+        except (sqlite3.Error, OSError) as exc:  # one transaction: nothing was imported
+            click.echo(f"tutor: nothing imported: {describe(exc)}", err=True)
             sys.exit(1)
     click.echo(
         f"imported {counts['attempts']} new attempts "

@@ -72,6 +72,13 @@ def _create_private(path: Path) -> None:
         os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
 
 
+def _no_space(folder: Path) -> bool:
+    try:
+        return os.statvfs(folder).f_bavail == 0
+    except OSError:
+        return False
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open the database at ``path`` in WAL mode, checked and migrated; raises StoreError."""
     conn = None
@@ -93,6 +100,8 @@ def connect(path: Path) -> sqlite3.Connection:
         if conn is not None:
             conn.close()
         kind, detail = classify(exc)
+        if kind == "unwritable" and _no_space(path.parent):  # SQLite says "disk I/O error"
+            kind = "full"
         raise StoreError(kind, path, detail) from exc
     return conn
 
