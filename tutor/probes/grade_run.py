@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import sys
 import traceback
 from typing import Any
 
@@ -13,7 +14,16 @@ AUTHORING_ERRORS = (NameError, SyntaxError, ImportError)
 
 
 def fresh_namespace() -> dict[str, Any]:
-    """Globals for one piece of drill or learner code: ``torch``, ``nn`` and ``F`` imported."""
+    """Globals for one piece of drill or learner code: ``torch``, ``nn`` and ``F`` imported.
+
+    Also forgets what ``torch.compile`` learned from code run earlier in this process: Dynamo
+    keys its caches and its automatic-dynamic sizes by file name and line, and every piece of
+    drill code is compiled as ``<setup>``/``<answer>``, so without this a second seed's run would
+    inherit the first one's recompiles (a graph count would depend on what ran before).
+    """
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None:  # never imported: nothing was compiled
+        dynamo.reset()
     return {
         "__name__": "__main__",
         "__builtins__": builtins,

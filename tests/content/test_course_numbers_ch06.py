@@ -1,0 +1,111 @@
+"""The facts COURSE.md lists for chapter 6, checked twice.
+
+Each fact must (1) appear in the recorded output of a lesson snippet, and (2) come out of that
+same snippet again when real torch runs it now in the sandbox. The drills that count graphs and
+compiles are checked the same way: their setup and ask run in the sandbox with the params of
+the lesson's examples, and the count Dynamo produces is the lesson's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.content.lessons import load_lesson
+from tutor.content.loader import load_pack
+from tutor.content.models import ChoiceParam, IntParam
+from tutor.grading.snippets import normalise, run_snippet
+from tutor.grading.variants import render
+from tutor.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = ROOT / "lessons" / "06-guarded-capture.md"
+PACK = ROOT / "drills" / "06-guards.yaml"
+
+# (what COURSE.md says, the text torch prints for it in the lesson)
+FACTS: list[tuple[str, str]] = [
+    ("a custom backend receives the GraphModule", "backend got a graph: ['placeholder L_x_'"),
+    ("later calls reuse the graph (one capture)", "call 2 matches eager: True"),
+    ("guards on Python values", "EQUALS_MATCH L['k'] == 2"),
+    ("guards on dtype and shape", "torch.float32, device=None, requires_grad=False, size=[4, 3]"),
+    ("a failed guard recompiles: a changed Python value", "graphs so far 2  0/0: k == 2"),
+    ("a changed value becomes dynamic", "f(x4, 4): graphs so far 2"),
+    ("a failed guard recompiles: a new shape", "size mismatch at index 0. expected 4, actual 5"),
+    ("a changed size becomes dynamic", "f(x6, 5): graphs so far 3"),
+    ("explain: graph count and breaks", "graphs: 3  breaks: 2"),
+    ("break reason for print", "Failed to trace builtin operator"),
+    ("break reason for .item()", "Unsupported Tensor.item() call"),
+    ("data-dependent if breaks the graph", "graphs: 2  breaks: 1"),
+    ("torch.where keeps it one graph", "fixed: graphs: 1  breaks: 0"),
+    ("fullgraph=True turns a break into an error", "torch._dynamo.exc.Unsupported"),
+    ("the first call pays compilation", "first call slower than a steady call: True"),
+]
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox() as sb:
+        yield sb
+
+
+@pytest.fixture(scope="module")
+def fresh(sandbox):
+    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
+    cache: dict[int, str] = {}
+
+    def run(index: int, code: str) -> str:
+        if index not in cache:
+            cache[index] = run_snippet(sandbox, code, timeout=60.0)
+        return cache[index]
+
+    return run
+
+
+def _recorded_snippet(needle: str) -> tuple[int, str]:
+    """The (index, code) of the first snippet whose recorded output shows ``needle``."""
+    lesson = load_lesson(LESSON)
+    hits = [
+        (i, s.code)
+        for i, s in enumerate(lesson.snippets)
+        if s.output is not None and needle in normalise(s.output)
+    ]
+    assert hits, f"no recorded output of lesson 6 shows {needle!r}"
+    return hits[0]
+
+
+@pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
+def test_course_fact_recorded_and_reproduced(fresh, fact, needle):
+    index, code = _recorded_snippet(needle)
+    assert needle in fresh(index, code), f"torch no longer prints {needle!r} ({fact})"
+
+
+def test_lesson_records_the_torch_version():
+    lesson = load_lesson(LESSON)
+    assert lesson.torch
+    assert all(s.output is not None for s in lesson.snippets), "unrecorded snippet"
+
+
+# (drill, params that reproduce a lesson example, the truth the lesson shows)
+DRILL_CASES = [
+    ("graphs-around-breaks", {"first": 'print("a")', "second": "z = y.max().item()"}, "3"),
+    ("break-or-guard", {"cond": "x.sum() > 0", "flag": True, "n": 5}, "1"),
+    ("break-or-guard", {"cond": "x.shape[0] > 3", "flag": True, "n": 5}, "0"),
+    ("compiles-for-sizes", {"sizes": "[4, 5, 6, 7]"}, "2"),
+    ("compiles-for-scalars", {"ks": "[2, 3, 4]"}, "2"),
+]
+
+
+@pytest.mark.parametrize(("drill_id", "params", "truth"), DRILL_CASES)
+def test_drill_truth_matches_the_lesson(sandbox, drill_id, params, truth):
+    drill = next(d for d in load_pack(PACK).drills if d.id == drill_id)
+    for name, value in params.items():  # params a learner can draw
+        spec = drill.params[name]
+        if isinstance(spec, IntParam):
+            assert spec.int_[0] <= value <= spec.int_[1], (name, value)
+        else:
+            assert isinstance(spec, ChoiceParam) and value in spec.choice, (name, value)
+    code = render(drill.setup, params) + f"\nprint(repr({drill.ask.strip()}))\n"
+    result = sandbox.run(code, timeout=60.0, memory_mb=2048)
+    assert result.ok, f"{result.reason} {result.exception}"
+    assert result.stdout.strip().splitlines()[-1] == truth
