@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from tutor.commands.lesson_run import run_snippet
+from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
 from tutor.content.loader import load_pack
 from tutor.content.models import ChoiceParam, IntParam
-from tutor.grading.snippets import normalise, run_snippet
 from tutor.grading.variants import render
 from tutor.sandbox import Sandbox
 

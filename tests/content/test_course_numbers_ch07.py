@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tutor.commands.lesson_run import run_snippet
+from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
 from tutor.content.loader import load_pack
-from tutor.grading.snippets import normalise, run_snippet
 from tutor.grading.variants import render
 from tutor.sandbox import Sandbox
 
@@ -100,4 +101,6 @@ def test_drill_truth_is_permute_then_addmm(sandbox):
     code = render(drill.setup, params) + f"\nprint(repr({drill.ask.strip()}))\n"
     result = sandbox.run(code, timeout=60.0, memory_mb=2048)
     assert result.ok, f"{result.reason} {result.exception}"
-    assert result.stdout.strip().splitlines()[-1] == "['aten.permute.default', 'aten.addmm.default']"
+    assert (
+        result.stdout.strip().splitlines()[-1] == "['aten.permute.default', 'aten.addmm.default']"
+    )
