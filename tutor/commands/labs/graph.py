@@ -1,0 +1,42 @@
+"""`tutor lab graph CODE [--json]`: the graph viewer, headless."""
+
+from __future__ import annotations
+
+import click
+
+from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.content.labs import get_lab
+from tutor.probes.data_graph import GraphView
+
+PROBE = get_lab("graph").probe
+
+
+def render(data: GraphView) -> str:
+    """The graph, its signature and the decomposition diff as plain text."""
+    sig = data.signature
+    lines = ["graph (torch.export):"]
+    for node in data.nodes:
+        role = data.role(node.name)
+        lines.append(
+            f"  {node.op:14} {node.name:18} {node.target}" + (f"  [{role}]" if role else "")
+        )
+    lines.append("signature:")
+    lines += [
+        f"  parameters:   {', '.join(sig.parameters) or '-'}",
+        f"  buffers:      {', '.join(sig.buffers) or '-'}",
+        f"  user inputs:  {', '.join(sig.user_inputs) or '-'}",
+        f"  user outputs: {', '.join(sig.user_outputs) or '-'}",
+    ]
+    lines.append("ops: exported -> after run_decompositions()")
+    for change in data.diff():
+        lines.append(f"  {change.target:48} {change.before:>3} -> {change.after}")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("code")
+@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
+def graph(code: str, as_json: bool) -> None:
+    """Export the `model` CODE defines on its `args` and show the ATen graph."""
+    data = probe_data(GraphView, PROBE, timeout=60.0, memory_mb=2048, code=code)
+    echo_lab(data, as_json, render)
