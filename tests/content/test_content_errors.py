@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content.labs import LAB_NAMES
 from tutor.content.loader import load_pack, load_pack_located, parse_pack
 from tutor.content.problems import PackError, Problem
 
