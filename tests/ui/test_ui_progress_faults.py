@@ -102,3 +102,20 @@ async def test_a_newer_file_can_be_left_alone_by_quitting(make_app, tutor_home):
         await pilot.click("#quit")
         await pilot.pause()
     assert path.read_bytes() == before
+
+
+async def test_marking_a_lesson_read_on_a_full_disk_is_kept_and_said(make_app, tiny_fs):
+    store = Store(tiny_fs.path / "progress.db")
+    app = make_app(store=store, warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # chapter 1's lesson
+        await pilot.pause()
+        filler = tiny_fs.fill()
+        await pilot.press("m")
+        await pilot.pause()
+        assert any("lesson read mark could not be saved" in m for m in messages(app))
+        assert store.pending == 1
+        filler.unlink()
+        store.record_attempt("fixture-basics/no-grad-does", 1, "x", False, "wrong")
+        assert store.lesson_read(1) and store.pending == 0
