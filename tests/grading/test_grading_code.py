@@ -23,7 +23,7 @@ def test_forbidden_loop_inside_a_comprehension(basics, sandbox):
     code = "def outer(a, b):\n    return torch.stack([x * b for x in a])\n"
     assert plan(basics["outer"], code, 4) is None  # refused before running
     g = grade(basics["outer"], code, 4, sandbox)
-    assert g.status == "wrong" and g.category == "forbidden"
+    assert g.status == "wrong" and g.category == "forbidden_loop"
     assert g.forbidden == ["for"] and "line 2" in g.feedback
 
 

@@ -77,6 +77,16 @@ class OrderDrill(DrillBase):
 
     kind: Literal["order"]
     lines: list[str] = Field(min_length=2, description="the correct order")
+    accept: list[list[str]] = Field(
+        default_factory=list, description="other complete orders that are right too"
+    )
+
+    @model_validator(mode="after")
+    def _accept_permutes_lines(self) -> OrderDrill:
+        for order in self.accept:
+            if sorted(order) != sorted(self.lines):
+                raise ValueError("each order in `accept` must use exactly the drill's lines")
+        return self
 
 
 class Choice(Strict):

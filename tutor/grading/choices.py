@@ -35,16 +35,25 @@ def judge_order(drill: OrderDrill, params: dict, answer: str) -> Verdict:
         if missing:
             return Verdict("invalid", f"The line `{missing[0].strip()}` is missing.", expected)
         return Verdict("invalid", f"The line `{extra[0].strip()}` appears too often.", expected)
-    for i, (g, w) in enumerate(zip(gn, wn, strict=True)):
-        if g != w:
-            right = wn.index(g)
-            where = "earlier" if right < i else "later"
-            msg = (
-                f"Line {i + 1}, `{got[i].strip()}`, is out of place: it belongs {where} "
-                f"(line {right + 1})."
-            )
-            return Verdict("wrong", msg, expected, "order")
-    return Verdict("correct", "Correct.", expected)
+    orders = [wn] + [[_norm(render(x, params)) for x in order] for order in drill.accept]
+    if gn == wn:
+        return Verdict("correct", "Correct.", expected)
+    if gn in orders:
+        return Verdict("correct", "Correct: this drill accepts that order too.", expected)
+    # blame the first line out of place in the right order the answer follows longest
+    closest = max(orders, key=lambda order: _common_prefix(gn, order))
+    i = _common_prefix(gn, closest)
+    right = closest.index(gn[i])
+    where = "earlier" if right < i else "later"
+    msg = f"Line {i + 1}, `{got[i].strip()}`, is out of place: it belongs {where}."
+    return Verdict("wrong", msg, expected, "order")
+
+
+def _common_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def judge_choice(drill: ChoiceDrill, params: dict, answer: str) -> Verdict:

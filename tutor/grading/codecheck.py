@@ -109,7 +109,10 @@ def judge_static(drill: CodeDrill, code: str) -> tuple[Verdict, list[str]] | Non
     if uses:
         listed = "; ".join(str(u) for u in uses)
         msg = f"Your code uses what this drill forbids: {listed}."
-        return Verdict("wrong", msg, "", "forbidden"), [u.name for u in uses]
+        loops = any(u.name in ("for", "while") for u in uses)
+        return Verdict("wrong", msg, "", "forbidden_loop" if loops else "forbidden"), [
+            u.name for u in uses
+        ]
     return None
 
 

@@ -52,7 +52,12 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan | None:
     return None
 
 
-def _from_result(result: RunResult | None, learner: bool = True) -> Verdict | None:
+MEMORY_MB = Plan.model_fields["memory_mb"].default
+
+
+def _from_result(
+    result: RunResult | None, learner: bool = True, timeout: float = CODE_TIMEOUT
+) -> Verdict | None:
     """A verdict for a run that produced no data to judge (limits, crashes, probe errors)."""
     if result is None:
         return Verdict("error", "Grading needed the sandbox but no result came back.", "")
@@ -65,6 +70,12 @@ def _from_result(result: RunResult | None, learner: bool = True) -> Verdict | No
         exc = result.exception
         what = f"{exc.type}: {exc.message}" if exc else result.reason
         return Verdict("error", f"Grading failed inside the sandbox: {what}", "")
+    limits = {
+        "timeout": f"Your code ran longer than {timeout:g} s, the drill's time limit.",
+        "memory": f"Your code used more than {MEMORY_MB} MB, the drill's memory limit.",
+    }
+    if learner and status in limits:
+        return Verdict(status, limits[status], "")
     reasons = {
         "timeout": "Your code ran too long",
         "memory": "Your code used too much memory",
@@ -79,7 +90,7 @@ def _from_result(result: RunResult | None, learner: bool = True) -> Verdict | No
 
 
 def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Verdict:
-    stop = _from_result(result, learner=False)
+    stop = _from_result(result, learner=False, timeout=PREDICT_TIMEOUT)
     if stop:
         return stop
     value: dict[str, Any] = result.value  # type: ignore[union-attr]

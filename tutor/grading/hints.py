@@ -30,7 +30,7 @@ HINTS: dict[str, str] = {
     ),
     "raised": (
         "Your code raised an exception instead of returning a value. Read the last line of the "
-        "message, then run the failing input shown above by hand, one line at a time."
+        "message and the line of your code it names, then trace that line by hand."
     ),
     "missed_raise": (
         "Before working out a value, check the operation is legal at all: do the shapes "
@@ -40,7 +40,20 @@ HINTS: dict[str, str] = {
         "This operation is legal here. Work out the shapes step by step: size-1 dimensions "
         "stretch, and a view is possible whenever the memory layout allows it."
     ),
-    "exception_unnamed": "Name the exception's type, as Python prints it (e.g. `RuntimeError`).",
+    "inplace_saved": (
+        "Some node on the tape saved a tensor for backward, and an in-place op changed it "
+        "afterwards. Which operations need their input or their output to compute a derivative?"
+    ),
+    "inplace_leaf": (
+        "An in-place op on a leaf that requires grad is refused while the tape is on. Which "
+        "tensor does the op really write to: the leaf, a detached view of it, or a new tensor?"
+    ),
+    "backward_twice": (
+        "The first `backward()` freed what the nodes saved. Does any node on this tape need a "
+        "saved tensor to compute its derivative?"
+    ),
+    "exception_unnamed": "Name the exception's type, as Python prints it (e.g. `ValueError`).",
+    "exception_spelling": "Type the exception's class name exactly as Python spells it.",
     "wrong_exception": (
         "Torch raises a different exception type. Shape, view and dtype problems are usually a "
         "`RuntimeError`; a bad index is an `IndexError`; a wrong argument type a `TypeError`."
@@ -63,23 +76,44 @@ HINTS: dict[str, str] = {
         "Work out the entry named above by hand from the inputs, one step at a time, and see "
         "where your reasoning (or your code) parts from what torch does."
     ),
+    "value": (
+        "Redo the computation by hand from this variant's numbers, one step at a time, and "
+        "check each intermediate result against the rule the question is about."
+    ),
+    "bool": (
+        "Go back to the rule the question tests and apply it to this variant: which condition "
+        "decides the answer, and does it hold here?"
+    ),
+    "dtype": (
+        "Follow the dtype through each step: a constructor's default (float32, int64), every "
+        "`.to()` (which converts floating-point tensors only), and the promotion rules where two "
+        "dtypes meet."
+    ),
     "requires_grad": (
         "A result requires grad when an input that requires grad took part and nothing "
         "(`torch.no_grad()`, `.detach()`) cut it from the tape."
     ),
+    "forbidden_loop": (
+        "Think in whole tensors: replace the loop with broadcasting (`a[:, None] * b`), a "
+        "reduction along a `dim`, or indexing."
+    ),
     "forbidden": (
-        "Think in whole tensors: replace the loop or the refused call with broadcasting "
-        "(`a[:, None] * b`), a reduction along a `dim`, or indexing."
+        "The drill refuses the construct named above so that you practise another way: build "
+        "the result from the operations the prompt allows."
     ),
     "type": "Check what kind of object the expression gives back: a tensor, a Size, a number?",
 }
 
 _PATTERNS: list[tuple[str, str]] = [
+    ("inplace_saved", r"modified by an inplace operation"),
+    ("inplace_leaf", r"leaf Variable that requires grad is being used in an in-place"),
+    ("backward_twice", r"backward through the graph a second time"),
     ("non_contiguous_view", r"view size is not compatible|use \.reshape|not contiguous"),
     ("broadcasting", r"must match the size of tensor|cannot be broadcast|not broadcastable|"
                      r"shape mismatch|doesn't match the broadcast shape|expanded size"),
     ("device_mismatch", r"same device|device type|on cuda|on cpu.* but"),
-    ("dtype_promotion", r"scalar type|result type|dtype|can't be cast|Float|Double|Long|Half"),
+    ("dtype_promotion", r"scalar type|result type|dtype|can't be cast|"
+                        r"\b(?:Float|Double|Long|Half)\b"),
 ]  # fmt: skip
 
 

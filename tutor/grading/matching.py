@@ -3,7 +3,7 @@
 ``equal(truth, answer, tolerance)`` returns None when they agree, else a short reason. Answers
 are read generously: a tuple, list, ``torch.Size`` or bare ``1, 2`` are the same sequence; an int
 equals the float with the same value; ``float32``/``torch.float32``/``torch.float`` are one
-dtype; floats agree within the drill's relative tolerance or within half a unit of the last
+dtype; ``yes``/``no`` answer a boolean; floats agree within the drill's relative tolerance or within half a unit of the last
 digit the learner typed (when they typed at least three significant digits).
 """
 
@@ -20,6 +20,9 @@ DTYPE_ALIASES = {
     "int": "int32", "short": "int16", "cfloat": "complex64", "cdouble": "complex128",
     "chalf": "complex32", "bool": "bool", "byte": "uint8", "char": "int8",
 }  # fmt: skip
+
+
+YES_NO = {"yes": True, "no": False}
 
 
 def dtype_of(answer: Any) -> str | None:
@@ -142,6 +145,8 @@ def equal(truth: Tagged, answer: Any, tolerance: float) -> str | None:
     if kind in ("int", "float"):
         return _number(truth["value"], answer, tolerance, kind == "float")
     if kind == "bool":
+        if isinstance(answer, Word) and answer.text.lower() in YES_NO:
+            answer = YES_NO[answer.text.lower()]
         return None if answer is truth["value"] else f"expected {truth['value']}"
     if kind == "none":
         return None if answer is None else "expected None"

@@ -7,15 +7,18 @@ where torch raises (and the reverse), and names the failure category for the tar
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
-from tutor.grading.answers import AnswerError, ExcName, TensorLit, Word, parse_answer
+from tutor.grading.answers import AnswerError, ExcName, Seq, TensorLit, Word, parse_answer
 from tutor.grading.hints import exception_category
 from tutor.grading.matching import dtype_of, equal, flat, shape_of
 from tutor.grading.truth import Tagged, number, show
 
 _GENERIC_RAISE = {"error", "exception", "raises", "raise", "it raises", "throws", "fails", "crash"}
+_THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 
 
 @dataclass
@@ -106,7 +109,7 @@ def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
             transposed = [list(r) for r in zip(*tvals, strict=True)]
             if equal({**truth, "shape": shape, "values": transposed}, values, 1e-4) is None:
                 return "That is the transpose of the result.", "transposed_shape"
-        if _broadcasts(shape, want):
+        if shape and len(shape) <= len(want) and _broadcasts(shape, want):
             return (f"Your answer has shape {tuple(shape)} but the result has shape "
                     f"{tuple(want)}: broadcasting stretches size-1 dimensions.",
                     "broadcasting")  # fmt: skip
@@ -142,14 +145,35 @@ def _said(answer: Any) -> str:
     return repr(list(answer)) if isinstance(answer, list) else repr(answer)
 
 
+def _other_exception(name: str, said: str, category: str | None) -> tuple[str, str]:
+    """Feedback for a wrong exception name that never spells out the right one."""
+    if SequenceMatcher(None, name.lower(), said.lower()).ratio() >= 0.8:
+        return (
+            f"Close, but not {said}: check the spelling of the exception's name.",
+            "exception_spelling",
+        )
+    return f"Torch raises a different exception here, not {said}.", category or "wrong_exception"
+
+
+def _lenient(truth: Tagged, answer: Any) -> str:
+    """The note a correct answer gets when it was accepted in a looser form than torch's."""
+    kind = truth["type"]
+    if kind == "size" and not isinstance(answer, list):
+        return " (torch gives a torch.Size; one number is accepted for a one-element size.)"
+    if kind == "tuple" and isinstance(answer, Seq) and answer.kind == "list":
+        return " (torch gives a tuple; a list with the same items is accepted.)"
+    if kind == "bool" and isinstance(answer, Word):
+        return f" ({answer.text} is read as {truth['value']}.)"
+    return ""
+
+
 def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
     """Feedback and failure category for an answer known to be wrong."""
     kind = truth["type"]
     if kind == "exception":
         category = exception_category(truth.get("message", ""))
         if isinstance(answer, ExcName):
-            return (f"Torch raises {truth['name']} here, not {answer.name}.",
-                    category or "wrong_exception")  # fmt: skip
+            return _other_exception(truth["name"], answer.name, category)
         if isinstance(answer, Word) and answer.text.lower() in _GENERIC_RAISE:
             return "Yes, it raises, but which exception? Name its type.", "exception_unnamed"
         return (
@@ -163,20 +187,26 @@ def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]
     if kind == "tensor":
         return _tensor_feedback(truth, answer)
     if kind == "dtype":
-        return f"Not {_said(answer)}: check which operand's dtype wins.", "dtype_promotion"
+        return f"Not {_said(answer)}.", "dtype"
     if kind == "device":
         return f"Not {_said(answer)}.", "device_mismatch"
-    return f"Not {_said(answer)}.", "values"
+    if kind == "bool":
+        return f"Not {_said(answer)}.", "bool"
+    if kind == "none" or answer is None:
+        return f"Not {_said(answer)}.", "type"
+    return f"Not {_said(answer)}.", "value"
 
 
 def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: float) -> Verdict:
     """Grade the typed ``text`` against the truth torch produced."""
     expected = show(truth)
+    if truth["type"] in ("int", "float") and _THOUSANDS.fullmatch(text.strip()):
+        text = text.replace(",", "")  # 470,292 as the lessons print it, not (470, 292)
     try:
         answer = parse_answer(text)
     except AnswerError as exc:
         return Verdict("invalid", f"Could not read your answer: {exc}.", expected)
     if equal(truth, answer, tolerance) is None:
-        return Verdict("correct", "Correct.", expected)
+        return Verdict("correct", "Correct." + _lenient(truth, answer), expected)
     feedback, category = explain(truth, answer, context)
     return Verdict("wrong", feedback, expected, category)
