@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import os
 import resource
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 MB = 1024 * 1024
 
@@ -33,6 +33,8 @@ class Limits:
     """Intra-op threads torch uses in the run."""
     result_limit: int = 32 * MB
     """Bytes of the JSON result a probe call may return."""
+    profile: str = "default"
+    """The named profile these limits were raised to (see ``PROFILES``)."""
 
     def to_json(self) -> dict:
         """The limits as a JSON-ready dict (part of a run request)."""
@@ -48,6 +50,27 @@ class Limits:
     def cpu_seconds(self) -> int:
         """The soft CPU limit: whole seconds, at least one."""
         return max(1, math.ceil(self.timeout))
+
+
+#: named limits profiles: the floors each raises the caller's limits to. ``default`` changes
+#: nothing (runs stay tight); ``compile`` lets torch.compile (inductor, a C++ compiler) finish.
+PROFILES: dict[str, dict[str, int | float]] = {
+    "default": {},
+    "compile": {"timeout": 180.0, "memory_mb": 4096, "file_mb": 1024, "open_files": 1024},
+}
+
+
+def with_profile(limits: Limits, name: str | None) -> Limits:
+    """``limits`` raised to the floors of the profile ``name`` (None: "default").
+
+    Raises ValueError naming the known profiles when ``name`` is not one of them.
+    """
+    name = name or "default"
+    if name not in PROFILES:
+        known = ", ".join(PROFILES)
+        raise ValueError(f"unknown limits profile {name!r} (known: {known})")
+    raised = {key: max(getattr(limits, key), floor) for key, floor in PROFILES[name].items()}
+    return replace(limits, profile=name, **raised)
 
 
 def vm_size() -> int:

@@ -14,7 +14,7 @@ import time
 
 from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, protocol
-from tutor.sandbox.limits import Limits
+from tutor.sandbox.limits import Limits, with_profile
 from tutor.sandbox.result import ExceptionInfo, RunResult, Status
 from tutor.sandbox.runtimes import is_local, resolve_runtime
 from tutor.sandbox.text import clean_output
@@ -143,10 +143,16 @@ class AsyncSandbox:
         timeout: float = 2.0,
         memory_mb: int = 1024,
         output_limit: int = 65536,
+        profile: str | None = None,
         **limits,
     ) -> RunResult:
-        """Run code exactly as a drill answer runs (fresh globals with torch, nn and F)."""
+        """Run code exactly as a drill answer runs (fresh globals with torch, nn and F).
+
+        ``profile`` names a limits profile (``tutor.sandbox.limits.PROFILES``, e.g. "compile")
+        whose floors raise the limits given.
+        """
         lim = Limits(timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **limits)
+        lim = with_profile(lim, profile)
         return await self._request({"op": "run", "code": code}, lim)
 
     async def call(
@@ -156,12 +162,17 @@ class AsyncSandbox:
         timeout: float = 10.0,
         memory_mb: int = 1024,
         output_limit: int = 65536,
+        profile: str | None = None,
         **kwargs,
     ) -> RunResult:
-        """Call ``tutor.probes.MODULE:FUNCTION(**kwargs)`` in a fresh child; data in ``.value``."""
+        """Call ``tutor.probes.MODULE:FUNCTION(**kwargs)`` in a fresh child; data in ``.value``.
+
+        ``profile`` names a limits profile, as for ``run``.
+        """
         if not target.startswith("tutor.probes.") or target.count(":") != 1:
             raise ValueError(f"refusing target {target!r}: only tutor.probes.MODULE:FUNCTION")
         lim = Limits(timeout=timeout, memory_mb=memory_mb, output_limit=output_limit)
+        lim = with_profile(lim, profile)
         return await self._request({"op": "call", "target": target, "kwargs": kwargs}, lim)
 
     async def _request(self, message: dict, limits: Limits) -> RunResult:

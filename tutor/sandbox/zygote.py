@@ -107,6 +107,8 @@ PRELOAD = (
     "multiprocessing.synchronize",
     "concurrent.futures",
     "concurrent.futures.process",
+    "html",
+    "xml.etree.ElementTree",
     "torch.nn",
     "torch.nn.functional",
     "torch.optim",
@@ -128,6 +130,15 @@ PRELOAD = (
     "torch._decomp",
     "torch._prims",
     "torch._meta_registrations",
+)
+
+#: what the first run with the compile profile loads into the zygote (inductor's C++ path)
+COMPILE_PRELOAD = (
+    "torch._inductor.compile_fx",
+    "torch._inductor.codecache",
+    "torch._inductor.codegen.cpp",
+    "torch._inductor.cpp_builder",
+    "torch._functorch.aot_autograd",
 )
 
 
@@ -272,6 +283,8 @@ class Zygote:
         """Fork one child for the request, watch it, clean up, and describe the outcome."""
         limits = Limits.from_json(request.get("limits", {}))
         started = time.monotonic()
+        if limits.profile == "compile":
+            self.warm_compile()
         reply = {"event": "done", "id": request.get("id"), "layers": self.layers}
         threads = _threads()
         if threads > 1:
@@ -322,6 +335,24 @@ class Zygote:
             "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
         }
         return reply
+
+    def warm_compile(self) -> None:
+        """Import torch.compile's inductor once, on the first run that asks for the compile
+        profile (seconds of imports, too slow for every start-up); later runs fork with it."""
+        if getattr(self, "compile_warm", False):
+            return
+        self.compile_warm = True
+        os.environ.update(self.agent.compile_env(self.compile_cache))  # read at import time
+        for name in COMPILE_PRELOAD:
+            with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
+                importlib.import_module(name)
+        codecache = sys.modules.get("torch._inductor.codecache")
+        if codecache is not None and hasattr(codecache, "_HEADER_DIR"):
+            # computed at import from the zygote's user (root): point it into the cache instead
+            codecache._HEADER_DIR = os.path.join(self.compile_cache, "precompiled_headers")
+            codecache._HEADER_LOCK_DIR = os.path.join(codecache._HEADER_DIR, "locks")
+        gc.collect()
+        gc.freeze()
 
     def _sweeps(self) -> bool:
         return self.uid is not None or self.private_tmp
