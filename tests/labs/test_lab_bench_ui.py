@@ -12,6 +12,9 @@ from tutor.ui.labs.bench.bench_clocks import BenchClocks
 from tutor.ui.labs.bench.bench_profile import BenchProfile
 from tutor.ui.labs.bench.screen import BenchLab, preset_code
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 ADDS = "x = torch.ones(4)\n\ndef fn():\n    return x + 1 + 2\n"
 
 

@@ -12,6 +12,9 @@ from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
 from tutor.ui.labs.checkpoint.screen import CheckpointLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def test_checkpoint_lab_end_to_end(sandbox):
     app = LabApp(CheckpointLab(), sandbox)

@@ -13,6 +13,9 @@ from tutor.ui.labs.ledger.ledger_table import LedgerTable, tree_prefixes
 from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
 from tutor.ui.labs.ledger.screen import LedgerLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 def test_recording_still_matches_torch():
     fresh, kept = rerun("ledger_mlp_bn.json")

@@ -15,6 +15,9 @@ from tutor.ui.labs.logits.logits_bars import LogitsBars, bar
 from tutor.ui.labs.logits.logits_summary import LogitsSummary
 from tutor.ui.labs.logits.screen import LogitsLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 NAMES = [n for n in recordings.SPECS if n.startswith("logits_")]
 
 

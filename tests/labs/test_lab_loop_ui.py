@@ -17,6 +17,9 @@ from tutor.ui.labs.loop.loop_state import LoopState
 from tutor.ui.labs.loop.screen import LoopLab
 from tutor.ui.widgets.loss_curve import LossCurve
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 def same(a: object, b: object) -> bool:
     """Equal JSON data, floats to 1e-3 relative (float32 sums may differ by CPU)."""

@@ -12,6 +12,9 @@ from tutor.ui.labs.race.race_bars import RaceBars
 from tutor.ui.labs.race.race_table import RaceTable
 from tutor.ui.labs.race.screen import RaceLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def test_race_lab_end_to_end(sandbox):
     app = LabApp(RaceLab({"n": "16"}), sandbox)

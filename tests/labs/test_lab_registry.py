@@ -97,6 +97,8 @@ def test_the_lab_has_its_tests(lab: Lab):
     text = ui.read_text(encoding="utf-8")
     assert "snap_compare" in text, f"{ui.name} has no snapshot test"
     assert "run_test" in text, f"{ui.name} has no Pilot test"
+    if "(sandbox" in text:  # the module-scoped sandbox lives in the module's event loop
+        assert 'pytestmark = pytest.mark.asyncio(loop_scope="module")' in text, ui.name
     shots = TESTS / "__snapshots__" / ui.stem
     assert any(shots.glob("*.svg")), f"no snapshot recorded in {shots}"
     for kind in ("cli", "probe"):

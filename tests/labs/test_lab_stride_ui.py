@@ -14,6 +14,9 @@ from tutor.ui.labs.stride.stride_facts import ViewVerdict
 from tutor.ui.labs.stride.stride_grid import StrideGrid
 from tutor.ui.labs.stride.stride_strip import StorageStrip
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def test_stride_lab_end_to_end(sandbox):
     app = LabApp(StrideLab(), sandbox)

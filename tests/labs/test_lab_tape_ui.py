@@ -12,6 +12,9 @@ from tutor.ui.labs.tape.screen import TapeLab
 from tutor.ui.labs.tape.tape_graph import TapeGraph
 from tutor.ui.labs.tape.tape_panels import TapeStepPanel
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def test_tape_lab_steps_worked_example_a(sandbox):
     app = LabApp(TapeLab(), sandbox)
