@@ -12,6 +12,9 @@ from tutor.probes.data_graph import GraphView
 from tutor.ui.labs.graph.graph_tables import NodeTable, OpDiffTable
 from tutor.ui.labs.graph.screen import GraphLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 def cells(table, column: int) -> list[str]:
     return [str(table.get_row_at(i)[column]) for i in range(table.row_count)]

@@ -17,6 +17,9 @@ from tutor.ui.labs.train.train_curves import AccuracyCurve
 from tutor.ui.labs.train.train_table import EpochTable
 from tutor.ui.widgets.loss_curve import LossCurve
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 RECORDING = DATA / "train_default.json"
 
 
