@@ -10,6 +10,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -34,7 +35,7 @@ def config_path() -> Path:
     return Path(platformdirs.user_config_dir("tutor", appauthor=False)) / "config.toml"
 
 
-def load_config() -> dict:
+def load_config() -> dict[str, Any]:
     """The parsed config file, or an empty dict when there is none."""
     path = config_path()
     if not path.is_file():

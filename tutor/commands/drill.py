@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -21,7 +22,7 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
     """List every drill: id (pack/drill), chapter, kind and title."""
     catalog = load_catalog(ctx)
     warn_problems(catalog.problems)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"id": ref.full_id, "chapter": ref.chapter, "kind": ref.drill.kind, "title": ref.title}
         for ref in catalog.drills()
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -21,7 +22,7 @@ def list_lessons(as_json: bool) -> None:
     lessons, problems = load_lessons()
     for problem in problems:
         click.echo(f"skipped: {problem}", err=True)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "chapter": n,
             "title": lessons[n].title,

@@ -67,7 +67,7 @@ def _tag_of(member: Any) -> str:
     if isinstance(member, type) and issubclass(member, BaseModel):
         kind = member.model_fields.get("kind")
         if kind is not None and typing.get_origin(kind.annotation) is typing.Literal:
-            return typing.get_args(kind.annotation)[0]
+            return str(typing.get_args(kind.annotation)[0])
         return member.__name__
     return getattr(member, "__name__", str(member))
 
@@ -136,7 +136,7 @@ def _choose(node: Any, members: tuple[Any, ...]) -> str | None:
         return None
     tags = [_tag_of(m) for m in members]
     if isinstance(node.get("kind"), str) and node["kind"] in tags:
-        return node["kind"]
+        return str(node["kind"])
     scores = []
     for m in members:
         if isinstance(m, type) and issubclass(m, BaseModel):
@@ -166,7 +166,7 @@ def translate(
     problems: dict[tuple[Any, ...], Problem] = {}
     chosen: dict[Path, str | None] = {}
     for error in exc.errors():
-        located = _locate(error, root)
+        located = _locate(dict(error), root)
         for site, tag, members in located.sites:
             if site not in chosen:
                 chosen[site] = _choose(_value_at(data, site), members)
@@ -233,7 +233,7 @@ def _problem(located: _Located, data: Any, locator: _Shifted) -> Problem:
     elif kind == "extra_forbidden":
         where = locator.key_at(path)
         names = field_names(model) if model else []
-        message = f"unknown key `{path[-1]}`" + _suggest(path[-1], names)
+        message = f"unknown key `{path[-1]}`" + _suggest(str(path[-1]), names)
         if "did you mean" not in message:
             message += _other_kinds(model, path[-1])
     elif kind == "union_tag_invalid":

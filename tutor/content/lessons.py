@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -17,7 +18,7 @@ from tutor.content.labs import LAB_NAMES
 from tutor.content.lesson_text import LessonText, parse_lesson_text
 from tutor.content.loader import display_path, read_text, validate_located
 from tutor.content.models import Chapter, Lesson
-from tutor.content.positions import parse_located
+from tutor.content.positions import Locator, parse_located
 from tutor.content.problems import PackError, Problem
 from tutor.settings import PROJECT_ROOT
 
@@ -30,7 +31,7 @@ def _unknown_lab(name: str) -> str:
     return f"unknown lab `{name}` ({hint})"
 
 
-def _lab_problems(labs, locator, doc: LessonText, file: str) -> list[Problem]:
+def _lab_problems(labs: Any, locator: Locator, doc: LessonText, file: str) -> list[Problem]:
     """Unknown lab names in the front matter's ``labs`` and in ``lab:`` links of the body."""
     problems = []
     if isinstance(labs, list):
@@ -70,7 +71,7 @@ def parse_lesson(text: str, file: str) -> Lesson:
     problems += [Problem(file, line, 1, "body", message) for line, message in doc.problems]
     problems += _lab_problems(data.get("labs"), locator, doc, file)
     fields = {k: v for k, v in data.items() if k not in _BODY_KEYS}
-    lesson = validate_located(
+    lesson: Lesson = validate_located(
         Lesson, {**fields, "body": body, "snippets": snippets}, locator, problems
     )
     if problems:
@@ -107,7 +108,7 @@ def load_lessons(
             problems += exc.problems
             continue
         if lesson.chapter in lessons:
-            other = display_path(lessons[lesson.chapter].source)
+            other = display_path(lessons[lesson.chapter].source or path)
             message = f"chapter {lesson.chapter} already has a lesson: {other}"
             line = _key_line(path, "chapter")
             problems.append(Problem(display_path(path), line, 1, "chapter", message))

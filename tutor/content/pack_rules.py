@@ -7,12 +7,20 @@ every other problem reported in the same pass.
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
+
+
+class Report(Protocol):
+    """Records one problem at ``path`` (at the text ``find`` inside the value, if given)."""
+
+    def __call__(self, path: Path, message: str, *, find: str = "") -> None: ...
+
 
 #: drill fields shown to the learner, where every ``{name}`` must be a declared param
 PROSE_FIELDS = ("title", "prompt", "explain")
@@ -64,7 +72,7 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
     return problems
 
 
-def _check_torch(spec: str, report) -> None:
+def _check_torch(spec: str, report: Report) -> None:
     """The ``torch`` key must be a version specifier such as ``>=2.4``."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
@@ -82,7 +90,7 @@ def _declared_list(declared: set[str]) -> str:
     return f" (declared: {', '.join(sorted(declared))})"
 
 
-def _check_params(params: Any, path: Path, report) -> set[str]:
+def _check_params(params: Any, path: Path, report: Report) -> set[str]:
     """Report empty or inverted ranges; return the names declared."""
     if not isinstance(params, dict):
         return set()
@@ -106,7 +114,7 @@ def _check_params(params: Any, path: Path, report) -> set[str]:
     return {str(name) for name in params}
 
 
-def _check_args(args: Any, path: Path, declared: set[str], report) -> None:
+def _check_args(args: Any, path: Path, declared: set[str], report: Report) -> None:
     """Every name in a tensor shape (or a ``{name}`` value) must be a declared param."""
     if not isinstance(args, dict):
         return
@@ -131,7 +139,7 @@ def _check_args(args: Any, path: Path, declared: set[str], report) -> None:
                 )
 
 
-def _prose(drill: dict, here: Path):
+def _prose(drill: dict[str, Any], here: Path) -> Iterator[tuple[Path, str]]:
     """(path, text) of every learner-facing text of a drill."""
     for key in PROSE_FIELDS:
         if isinstance(drill.get(key), str):

@@ -56,6 +56,7 @@ class Locator:
         """1-based (line, col) of every value, by path (unshifted)."""
         if self._values is None:
             self._index()
+        assert self._values is not None
         return self._values
 
     @property
@@ -63,6 +64,7 @@ class Locator:
         """1-based (line, col) of every mapping key, by the path of its value (unshifted)."""
         if self._keys is None:
             self._index()
+        assert self._keys is not None
         return self._keys
 
     def _index(self) -> None:
@@ -114,7 +116,10 @@ class _Builder:
     def __init__(self, locator: Locator, problems: list[Problem]) -> None:
         self.locator = locator
         self.problems = problems
-        self.values, self.keys = locator._values, locator._keys
+        values, keys = locator._values, locator._keys
+        assert values is not None and keys is not None, "build only while indexing"
+        self.values: dict[Path, Position] = values
+        self.keys: dict[Path, Position] = keys
         self.constructor = yaml.constructor.SafeConstructor()
         self.open: set[int] = set()
         """ids of the container nodes being built (to catch recursive aliases)"""
@@ -172,7 +177,13 @@ class _Builder:
                 self.problem(source, path, "`<<` merges a mapping (or a list of mappings) only")
 
     def _entry(
-        self, out: dict, key_node: yaml.Node, value_node: yaml.Node, path: Path, *, explicit: bool
+        self,
+        out: dict[Any, Any],
+        key_node: yaml.Node,
+        value_node: yaml.Node,
+        path: Path,
+        *,
+        explicit: bool,
     ) -> None:
         if not isinstance(key_node, yaml.ScalarNode):
             self.problem(key_node, path, "a key must be plain text, not a list or mapping")

@@ -43,7 +43,7 @@ def _close(node: Any, name: str | None = None) -> None:
         if "properties" in node:
             node["additionalProperties"] = False
             for key, prop in node["properties"].items():
-                text = DESCRIPTIONS.get((name, key))
+                text = DESCRIPTIONS.get((name, key)) if name else None
                 if key == "kind" and name:
                     text = _kind_description(name)
                 if text and "description" not in prop:

@@ -29,7 +29,9 @@ def sample_params(*specs: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _code_position(locator: Locator, path: Path, line_no: int, offset: int, code: str) -> tuple:
+def _code_position(
+    locator: Locator, path: Path, line_no: int, offset: int, code: str
+) -> tuple[int, int]:
     """Where line ``line_no`` (1-based), column ``offset`` of the code at ``path`` is written."""
     line, col = locator.at(path)
     lines = locator.text.split("\n")

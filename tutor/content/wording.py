@@ -78,7 +78,7 @@ def _shown(value: Any) -> str:
     return f"`{value}`"
 
 
-def type_message(error: dict[str, Any], value: Any, path: tuple) -> str:
+def type_message(error: dict[str, Any], value: Any, path: tuple[Any, ...]) -> str:
     """The plain-words message for a type or constraint error of pydantic."""
     kind, ctx = error["type"], error.get("ctx") or {}
     last = path[-1] if path else None
@@ -116,4 +116,4 @@ def type_message(error: dict[str, Any], value: Any, path: tuple) -> str:
             shown = _shown(value)
             return f'{message}, got {shown} (quote it: "{shown.strip("`")}")'
         return f"{message}, got {_shown(value)}"
-    return error["msg"]
+    return str(error["msg"])

@@ -71,7 +71,7 @@ if CParser is not None:
 
 else:  # pragma: no cover - PyYAML built without libyaml
 
-    class _Loader(yaml.SafeLoader):
+    class _Loader(yaml.SafeLoader):  # type: ignore[no-redef]
         """The pure-Python loader, when libyaml is missing."""
 
 

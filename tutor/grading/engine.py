@@ -30,8 +30,11 @@ CODE_TIMEOUT = 10.0
 class DrillLike(Protocol):
     """What the engine needs of a drill reference (``tutor.content.catalog.DrillRef`` fits)."""
 
-    full_id: str
-    drill: Drill
+    @property
+    def full_id(self) -> str: ...
+
+    @property
+    def drill(self) -> Drill: ...
 
 
 def plan(ref: DrillLike, answer: str, seed: int) -> Plan | None:
