@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from tutor.commands.json_errors import JsonErrorsGroup
 from tutor.commands.lazy import LazyGroup
 from tutor.settings import Settings
 
@@ -33,7 +34,11 @@ def guard_streams() -> None:
         sys.stderr = SafeStream(sys.stderr)
 
 
-@click.group(cls=LazyGroup, lazy=SUBCOMMANDS, invoke_without_command=True)
+class TutorGroup(JsonErrorsGroup, LazyGroup):
+    """The ``tutor`` group: lazy subcommands; with ``--json``, errors are JSON too."""
+
+
+@click.group(cls=TutorGroup, lazy=SUBCOMMANDS, invoke_without_command=True)
 @click.option(
     "--pack",
     "packs",

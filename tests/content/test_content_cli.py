@@ -52,7 +52,7 @@ def test_pack_new_then_check_in_a_real_process(tmp_path):
         timeout=120,
     )
     assert check.returncode == 0, check.stderr
-    assert check.stdout.strip().endswith("1 packs, 5 drills: ok")
+    assert check.stdout.strip().endswith("1 pack, 5 drills: ok")
 
 
 def test_pack_new_refuses_to_overwrite(tmp_path, monkeypatch):
@@ -72,7 +72,7 @@ def test_pack_check_reports_problems_and_fails(tmp_path):
     assert lines[0].endswith(
         "unknown-kind.yaml:6:11: drills[0].kind: unknown kind `predcit` (did you mean `predict`?)"
     )
-    assert lines[-1] == "1 packs, 1 drills: 2 problems"
+    assert lines[-1] == "1 pack, 1 drill: 2 problems"
     assert result.stdout == ""
 
 
@@ -184,3 +184,14 @@ def test_pack_check_builtin(monkeypatch):
     data = json.loads(result.stdout)
     assert [p["pack"] for p in data["packs"]] == ["good-one", "good-two"]
     assert [Path(p["file"]).name for p in data["problems"]] == ["b-broken.yaml"]
+
+
+def test_counts_read_as_english():
+    from tutor.content.wording import plural
+
+    assert [plural(1, "pack"), plural(2, "pack"), plural(1, "call"), plural(2048, "call")] == [
+        "1 pack",
+        "2 packs",
+        "1 call",
+        "2,048 calls",
+    ]

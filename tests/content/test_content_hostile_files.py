@@ -133,7 +133,7 @@ def test_pack_check_and_drill_list_name_each_hostile_file(tmp_path, monkeypatch)
     assert check.exit_code == 1
     for name in ("fifo.yaml", "zero.yaml", "bomb.yaml"):
         assert name in check.output
-    assert "1 packs" in check.output
+    assert "1 pack," in check.output
     monkeypatch.setenv("TUTOR_PACKS", str(folder))
     listing = CliRunner().invoke(main, ["drill", "list", "--json"])
     assert listing.exit_code == 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import json
+import sys
 from typing import Any
 
 import click
@@ -29,14 +31,70 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows))
         return
+    if not sys.stdout.isatty():  # piped: whole ids, one drill per line, tab-separated
+        for row in rows:
+            click.echo(f"{row['id']}\t{row['chapter']}\t{row['kind']}\t{row['title']}")
+        return
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    table = Table("id", "chapter", "kind", "title", title=f"{len(rows)} drills")
+    noun = "drill" if len(rows) == 1 else "drills"
+    table = Table(title=f"{len(rows)} {noun}")
+    widest = max((len(row["id"]) for row in rows), default=2)
+    table.add_column("id", no_wrap=True, min_width=widest)
+    table.add_column("ch.")
+    table.add_column("kind")
+    table.add_column("title")
     for row in rows:  # Text: markup in a pack's ids or titles is shown as written
         table.add_row(Text(row["id"]), str(row["chapter"]), row["kind"], Text(row["title"]))
     Console().print(table)
+
+
+def find_drill(catalog, drill_id: str):  # noqa: ANN001, ANN201 (Catalog, DrillRef)
+    """The drill ``drill_id`` names; an unknown id is an error with a did-you-mean."""
+    try:
+        return catalog.drill(drill_id)
+    except KeyError:
+        ids = [r.full_id for r in catalog.drills()]
+        close = difflib.get_close_matches(drill_id, ids, n=1)
+        if not close:  # a bare drill id, without its pack
+            close = [i for i in ids if i.split("/", 1)[-1] == drill_id][:1]
+        more = f" (did you mean {close[0]}?)" if close else ""
+        raise click.ClickException(f"no drill {drill_id!r}{more}; see `tutor drill list`") from None
+
+
+@drill.command("show")
+@click.argument("drill_id")
+@click.option("--seed", type=int, default=None, help="Show the variant of this seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.pass_context
+def show(ctx: click.Context, drill_id: str, seed: int | None, as_json: bool) -> None:
+    """Show drill ID as a learner would see it: the prompt, lines, choices or starter."""
+    from dataclasses import asdict
+
+    from tutor.grading.variants import make_variant, new_seed
+
+    ref = find_drill(load_catalog(ctx), drill_id)
+    if seed is None:
+        seed = new_seed()
+    variant = make_variant(ref.full_id, ref.drill, seed)
+    if as_json:
+        data = asdict(variant)
+        data.pop("explain")  # shown after an answer, not before
+        data.pop("setup")
+        click.echo(json.dumps({"kind": ref.drill.kind, "title": ref.title, **data}))
+        return
+    click.echo(f"{ref.full_id} ({ref.drill.kind}, seed {seed}): {ref.title}\n")
+    click.echo(variant.prompt.rstrip())
+    for label, items in (("lines", variant.lines), ("choices", variant.choices)):
+        if items:
+            click.echo(f"\n{label}:")
+            for item in items:
+                click.echo(f"  {item}")
+    if variant.starter:
+        click.echo("\nstarter:\n" + variant.starter.rstrip())
+    click.echo(f"\nanswer with: tutor drill run {ref.full_id} --seed {seed} --answer ...")
 
 
 def _register_run() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 
@@ -42,18 +41,13 @@ def run(
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
     from tutor.commands.context import load_catalog, open_sandbox
+    from tutor.commands.drill import find_drill
     from tutor.grading.engine import judge, plan
     from tutor.grading.variants import new_seed
 
     text = _answer_text(answer, answer_file)
     catalog = load_catalog(ctx)
-    try:
-        ref = catalog.drill(drill_id)
-    except KeyError:
-        ids = [r.full_id for r in catalog.drills()]
-        close = difflib.get_close_matches(drill_id, ids, n=1)
-        more = f" (did you mean {close[0]}?)" if close else ""
-        raise click.ClickException(f"no drill {drill_id!r}{more}; see `tutor drill list`") from None
+    ref = find_drill(catalog, drill_id)
     if seed is None:
         seed = new_seed()
         click.echo(f"seed {seed}", err=True)

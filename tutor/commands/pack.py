@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tutor.content.wording import plural
+
 if TYPE_CHECKING:
     from tutor.content.models import Pack
     from tutor.content.problems import Problem
@@ -34,10 +36,9 @@ def report_check(packs: list[Pack], problems: list[Problem], *, as_json: bool) -
     for problem in problems:
         click.echo(str(problem), err=True)
     drills = sum(len(p.drills) for p in packs)
-    summary = f"{len(packs)} packs, {drills} drills"
+    summary = f"{plural(len(packs), 'pack')}, {plural(drills, 'drill')}"
     if problems:
-        noun = "problem" if len(problems) == 1 else "problems"
-        click.echo(f"{summary}: {len(problems)} {noun}", err=True)
+        click.echo(f"{summary}: {plural(len(problems), 'problem')}", err=True)
     else:
         click.echo(f"{summary}: ok")
 

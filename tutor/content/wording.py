@@ -117,3 +117,8 @@ def type_message(error: dict[str, Any], value: Any, path: tuple[Any, ...]) -> st
             return f'{message}, got {shown} (quote it: "{shown.strip("`")}")'
         return f"{message}, got {_shown(value)}"
     return str(error["msg"])
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the noun in the right number, thousands separated: ``1 pack``, ``2,048 calls``."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -19,6 +19,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
 
+from tutor.content.wording import plural
 from tutor.settings import Settings
 from tutor.ui.messages import OpenLab
 from tutor.ui.screens.navigation import Navigator
@@ -192,7 +193,7 @@ class TutorApp(Navigator, App[None]):
         problems = self.summary.problems
         if problems:
             self.notify(
-                f"{problems} problem(s) in drill packs; broken packs were skipped. "
+                f"{plural(problems, 'problem')} in drill packs; broken packs were skipped. "
                 "See 'Pack problems' in the command palette.",
                 title="Packs",
                 severity="warning",

@@ -4,7 +4,6 @@ validate its data, and print it as one JSON object or as text."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -15,14 +14,14 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def call_probe(target: str, timeout: float, memory_mb: int, **kwargs: Any) -> Any:
-    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason on stderr."""
+    """Run a probe in the sandbox; its JSON value, or exit 1 with the reason (on stderr, or as
+    ``{"error": ...}`` on stdout under ``--json``)."""
     from tutor.commands.context import open_sandbox
 
     with open_sandbox() as sandbox:
         result = sandbox.call(target, timeout=timeout, memory_mb=memory_mb, **kwargs)
     if not result.ok:
-        click.echo(f"error: {result.message}", err=True)
-        sys.exit(1)
+        raise click.ClickException(result.message)
     return result.value
 
 

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.wording import plural
 from tutor.probes.data_race import Race
 from tutor.ui.labs.race.race_bars import duration
 
@@ -36,7 +37,7 @@ class RaceTable(Static):
             f"{batched.measurements} blocks × {batched.runs_per_measurement}",
         )
         table.add_row(
-            "python→torch", f"{loop.python_calls:,} calls", f"{batched.python_calls:,} calls"
+            "python→torch", plural(loop.python_calls, "call"), plural(batched.python_calls, "call")
         )
         table.add_row("ATen ops", f"{loop.aten_ops:,}", f"{batched.aten_ops:,}")
         table.add_row(
