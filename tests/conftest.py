@@ -57,3 +57,30 @@ def tiny_fs(tmp_path) -> Iterator[TinyFs]:
         yield TinyFs(mount)
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def xla_runtime_or_skip() -> str:
+    """The name of the built xla runtime ("xla"); skips the test with the reason where it is
+    not built, and fails it instead when ``TUTOR_REQUIRE_XLA=1`` (CI builds the runtime)."""
+    import os
+
+    from tutor.sandbox.runtimes import BUILT, built_python
+
+    if built_python("xla") is None:
+        reason = f"the xla runtime is not built (run `{BUILT['xla'][1]}`)"
+        if os.environ.get("TUTOR_REQUIRE_XLA") == "1":
+            pytest.fail(reason + " and TUTOR_REQUIRE_XLA=1", pytrace=False)
+        pytest.skip(reason)
+    return "xla"
+
+
+@pytest.fixture(scope="module")
+def xla_sandbox():
+    """A started ``Sandbox`` on the xla runtime (torch 2.9 + torch_xla + torchax + jax, PJRT on
+    CPU), shared by the tests of one module: starting it imports torch_xla (seconds)."""
+    from tutor.sandbox import Sandbox
+
+    box = Sandbox(runtime=xla_runtime_or_skip())
+    box.start()
+    yield box
+    box.close()

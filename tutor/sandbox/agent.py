@@ -24,6 +24,7 @@ import types
 import torch
 
 from tutor.sandbox import mpmain
+from tutor.sandbox.containment import RUN_KEEPS
 from tutor.sandbox.limits import Limits, apply_rlimits
 from tutor.sandbox.reaper import PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, prctl
 
@@ -150,7 +151,9 @@ def _prepare(job: Job) -> None:
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python normally runs: BrokenPipeError
     os.chdir(job.scratch)
+    kept = {key: os.environ[key] for key in RUN_KEEPS if key in os.environ}
     os.environ.clear()
+    os.environ.update(kept)
     os.environ.update(
         PATH="/usr/local/bin:/usr/bin:/bin",
         HOME=job.scratch,

@@ -215,7 +215,12 @@ def runtime_env(project_root: str) -> dict[str, str]:
     for key in ("PJRT_DEVICE", "TPU_VISIBLE_CHIPS", "XLA_FLAGS", "TUTOR_MAX_THREADS"):
         if key in os.environ:
             env[key] = os.environ[key]
+    env.setdefault("PJRT_DEVICE", "CPU")  # torch_xla's device unless the runtime names another
     return env
+
+
+#: runtime variables each run keeps when its environment is replaced (which device XLA uses)
+RUN_KEEPS = ("PJRT_DEVICE", "TPU_VISIBLE_CHIPS", "XLA_FLAGS")
 
 
 def max_threads() -> int:

@@ -7,10 +7,23 @@ import os
 import shutil
 import sys
 
+from tutor.paths import PROJECT_ROOT
 from tutor.settings import load_config
 
 #: the module every runtime command ends up running
 ZYGOTE = ["-m", "tutor.sandbox.zygote"]
+
+
+#: runtimes the project builds itself: name -> (venv folder under the project, make target)
+BUILT = {"xla": (".venv-xla", "make xla-runtime")}
+
+
+def built_python(name: str) -> str | None:
+    """The Python of a runtime the project builds (``BUILT``), when it has been built."""
+    folder, _ = BUILT[name]
+    python = PROJECT_ROOT / folder / "bin" / "python"
+    done = PROJECT_ROOT / folder / ".installed"
+    return str(python) if python.exists() and done.exists() else None
 
 
 class RuntimeNotFound(ValueError):
@@ -21,7 +34,9 @@ def resolve_runtime(name_or_python: str | None = None) -> list[str]:
     """The command line that starts the runtime.
 
     None: this interpreter. A name under ``[runtimes.NAME]`` in config: its ``command = [...]``
-    (used as is) or its ``python = "..."``. Otherwise a path to (or the name on PATH of) a Python.
+    (used as is) or its ``python = "..."``. A runtime the project builds (``xla``: PROJECT_ROOT/
+    .venv-xla, by ``make xla-runtime``), found with no configuration. Otherwise a path to (or
+    the name on PATH of) a Python.
     """
     if not name_or_python:
         return [sys.executable, *ZYGOTE]
@@ -35,6 +50,13 @@ def resolve_runtime(name_or_python: str | None = None) -> list[str]:
         raise RuntimeNotFound(
             f"runtime {name_or_python!r} in config has neither command nor python"
         )
+    if name_or_python in BUILT:
+        python = built_python(name_or_python)
+        if python is None:
+            raise RuntimeNotFound(
+                f"the {name_or_python} runtime is not built: run `{BUILT[name_or_python][1]}`"
+            )
+        return [python, *ZYGOTE]
     path = os.path.expanduser(name_or_python)
     found = path if os.sep in path else shutil.which(path)
     if found and os.path.isfile(found) and os.access(found, os.X_OK):
@@ -52,6 +74,9 @@ def is_local(command: list[str]) -> bool:
 def configured_runtimes() -> dict[str, list[str]]:
     """Every runtime worth reporting: the default plus each one named in config."""
     found = {"default": resolve_runtime(None)}
+    for name in BUILT:
+        if built_python(name) is not None:
+            found[name] = resolve_runtime(name)
     for name in load_config().get("runtimes") or {}:
         try:
             found[name] = resolve_runtime(name)

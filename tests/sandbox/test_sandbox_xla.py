@@ -1,0 +1,109 @@
+"""The xla runtime (``make xla-runtime``) inside the sandbox: torch_xla lazy tensors with metrics
+and sync, StableHLO from torch_xla and from torchax, torchax eager and jax.jit of an extracted
+function; found with no configuration, run as the dedicated uid inside bubblewrap."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.timeout(600)
+
+XLA = {"timeout": 240, "memory_mb": 6144}
+
+
+def test_runtime_is_found_contained_and_on_cpu(xla_sandbox):
+    code = "import getpass, os, torch_xla\nprint(getpass.getuser(), os.environ['PJRT_DEVICE'])"
+    result = xla_sandbox.run(code, **XLA)
+    assert result.ok, result
+    user, device = result.stdout.split()
+    assert device == "CPU"
+    assert xla_sandbox.ready["torch"].startswith("2.9.0")
+    if "uid" in result.containment:
+        assert user == "learner"  # the sandbox's own /etc/passwd names the dedicated uid
+
+
+def test_lazy_tensors_metrics_and_sync(xla_sandbox):
+    code = textwrap.dedent(
+        """
+        import torch_xla
+        import torch_xla.debug.metrics as met
+
+        met.clear_all()
+        x = torch.arange(6.0, device=torch_xla.device()).reshape(2, 3)
+        y = (x * 2).sum()
+        print(y.device, met.metric_data("CompileTime") is None)
+        torch_xla.sync()
+        value = y.item()  # waits for the graph: its execution is recorded when it finishes
+        print(met.metric_data("CompileTime")[0], met.metric_data("ExecuteTime")[0], value)
+        """
+    )
+    result = xla_sandbox.run(code, **XLA)
+    assert result.ok, result
+    assert result.stdout.splitlines() == ["xla:0 True", "1 1 30.0"]
+
+
+def test_stablehlo_from_both_bridges_and_torchax(xla_sandbox):
+    code = textwrap.dedent(
+        """
+        import jax, jax.numpy as jnp, torchax
+        from torch_xla.stablehlo import exported_program_to_stablehlo
+
+        class M(nn.Module):
+            def forward(self, a):
+                return torch.relu(a) + 1
+
+        ep = torch.export.export(M(), (torch.ones(2, 2),))
+        text = exported_program_to_stablehlo(ep).get_stablehlo_text()
+        print("torch_xla", "stablehlo.maximum" in text, "func.func" in text)
+
+        torch.manual_seed(0)
+        lin = nn.Linear(3, 2)
+        weights, fn = torchax.extract_jax(lin)
+        args = (jnp.ones((1, 3)),)
+        out = jax.jit(fn)(weights, args)
+        want = lin(torch.ones(1, 3)).detach().numpy()
+        print("jit", out.shape, bool(abs(out - want).max() < 1e-5))
+        print("torchax", "stablehlo.dot_general" in jax.jit(fn).lower(weights, args).as_text())
+        with torchax.default_env():
+            t = torch.ones(2, 2)
+            print("eager", type(t).__name__, (t @ t).sum().item())
+        """
+    )
+    result = xla_sandbox.run(code, **XLA)
+    assert result.ok, result
+    assert result.stdout.splitlines() == [
+        "torch_xla True True",
+        "jit (1, 2) True",
+        "torchax True",
+        "eager Tensor 8.0",
+    ]
+
+
+def test_exec_and_doctor_name_the_runtime(xla_sandbox, tmp_path):
+    answer = tmp_path / "a.py"
+    answer.write_text("import torch_xla\nprint(torch.__version__)\n")
+    cli = [sys.executable, "-m", "tutor"]
+    done = subprocess.run(
+        [*cli, "exec", str(answer), "--runtime", "xla", "--timeout", "120", "--json"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=400,
+    )
+    data = json.loads(done.stdout)
+    assert data["status"] == "ok", data
+    assert data["stdout"].startswith("2.9.0")
+    doctor = subprocess.run(
+        [*cli, "doctor", "--runtime", "xla", "--no-selftest", "--json"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=400,
+    )
+    report = json.loads(doctor.stdout)
+    assert report["runtimes"][0]["torch"].startswith("2.9.0"), report
