@@ -78,7 +78,12 @@ def test_doctor_json(tutor_home):
     done = tutor("doctor", "--json")
     data = json.loads(done.stdout)
     assert done.returncode == (0 if data["ok"] else 1)
-    (report,) = data["runtimes"]
+    report = data["runtimes"][0]
+    assert report["runtime"] == "default"
+    from tutor.sandbox.runtimes import built_python
+
+    listed = [r["runtime"] for r in data["runtimes"]]
+    assert listed == (["default", "xla"] if built_python("xla") else ["default"])
     assert report["torch"].startswith("2.")
     assert set(report["backends"]) == {"cpu", "cuda", "mps", "xla", "torchax"}
     assert "rlimits" in report["containment"]["active"]
