@@ -58,6 +58,7 @@ LABS: tuple[Lab, ...] = (
     _row("checkpoint", "Device & checkpoint", 4, "checkpoint:checkpoint", "data_checkpoint:Checkpoint", "CheckpointLab"),
     _row("graph", "Graph viewer", 7, "graph:graph", "data_graph:GraphView", "GraphLab"),
     _row("race", "Dispatch race", 9, "race:race", "data_race:Race", "RaceLab"),
+    _row("ranks", "Rank timeline", 8, "ranks:ranks", "data_ranks:Ranks", "RanksLab"),
     _row("bench", "Benchmark lab", 9, "bench:bench", "data_bench:Bench", "BenchLab"),
     _row("train", "Training run", 12, "train:train", "data_train:TrainRun", "TrainLab"),
 )  # fmt: skip

@@ -1,0 +1,291 @@
+"""Runtime side of the rank timeline: fork ``world`` processes, join them into one gloo process
+group over a file store on the run's private loopback, run one collective, and write down what
+each rank held and when it was busy or waiting. One rank may be slow; one may skip the
+collective, and then the others wait until the group's timeout raises."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import torch.distributed as dist
+
+from tutor.probes.data_ranks import (
+    MAX_DELAY_MS,
+    MAX_TIMEOUT_S,
+    MAX_WORLD,
+    MIN_TIMEOUT_S,
+    MIN_WORLD,
+    OPS,
+    RankEvent,
+    Ranks,
+)
+
+#: seconds the parent waits for the ranks beyond their own timeout and delay
+GRACE_S = 20.0
+
+
+class RanksInputError(ValueError):
+    """Options the lab cannot run with; the message says why."""
+
+
+def starting_tensor(op: str, rank: int, world: int, value: float) -> torch.Tensor:
+    """What rank ``rank`` holds before ``op``: one number, or for reduce_scatter a row of
+    ``world`` numbers (value, 2*value, ...) whose column k ends up, summed, on rank k."""
+    if op == "reduce_scatter":
+        return torch.tensor([value * (k + 1) for k in range(world)])
+    return torch.tensor([value])
+
+
+def collective(op: str, t: torch.Tensor, world: int) -> torch.Tensor:
+    """Run ``op`` on this rank's tensor; the tensor the rank holds afterwards."""
+    if op == "all_reduce":
+        dist.all_reduce(t)  # in place: every rank gets the sum
+        return t
+    if op == "all_gather":
+        out = [torch.zeros_like(t) for _ in range(world)]
+        dist.all_gather(out, t)
+        return torch.cat(out)
+    if op == "broadcast":
+        dist.broadcast(t, src=0)  # in place: everyone gets rank 0's tensor
+        return t
+    out = torch.zeros(1)
+    dist.reduce_scatter_single(out, t)
+    return out
+
+
+def run_rank(rank: int, options: dict[str, Any], folder: Path, t0: float) -> None:
+    """The body of one rank process: join, work, collective; results to ``rank{rank}.json``."""
+    world, op = options["world"], options["op"]
+    events: list[dict[str, Any]] = []
+
+    def mark(name: str, start: float) -> None:
+        events.append(
+            {
+                "rank": rank,
+                "event": name,
+                "start_ms": (start - t0) * 1e3,
+                "end_ms": (time.perf_counter() - t0) * 1e3,
+            }
+        )
+
+    t = starting_tensor(op, rank, world, options["values"][rank])
+    before, error = t.tolist(), None
+    start = time.perf_counter()
+    store = dist.FileStore(str(folder / "store"), world)
+    timeout = datetime.timedelta(seconds=options["timeout_s"])
+    dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
+    mark("join", start)
+    start = time.perf_counter()
+    if rank == options["slow_rank"]:
+        time.sleep(options["delay_ms"] / 1e3)
+    mark("work", start)
+    start = time.perf_counter()
+    if rank == options["skip_rank"]:
+        # never calls the collective, but stays alive so the others see a hang, not a crash
+        time.sleep(options["timeout_s"] + 0.5)
+        mark("skipped", start)
+        after = t.tolist()
+    else:
+        try:
+            after = collective(op, t, world).tolist()
+        except RuntimeError as err:
+            error, after = first_line(str(err)), t.tolist()
+        mark(op, start)
+    result = {"before": before, "after": after, "events": events, "error": error}
+    (folder / f"rank{rank}.json").write_text(json.dumps(result))
+
+
+def first_line(message: str) -> str:
+    """gloo's error without its source path: ``Timed out waiting 2000ms for recv ...``."""
+    line = message.strip().splitlines()[0] if message.strip() else "failed"
+    return line.split("] ", 1)[1] if line.startswith("[") and "] " in line else line
+
+
+def start_ranks(options: dict[str, Any], folder: Path) -> list[int]:
+    """Fork one process per rank; their pids."""
+    t0 = options["t0"]
+    pids = []
+    for rank in range(options["world"]):
+        pid = os.fork()
+        if pid == 0:  # the rank: never returns into the caller
+            code = 0
+            try:
+                run_rank(rank, options, folder, t0)
+            except BaseException as err:  # the parent reports it from the missing result
+                (folder / f"rank{rank}.err").write_text(f"{type(err).__name__}: {err}")
+                code = 1
+            finally:
+                os._exit(code)
+        pids.append(pid)
+    return pids
+
+
+def wait_all(pids: list[int], deadline: float) -> None:
+    """Wait for every rank until ``deadline`` (perf_counter), then kill the rest."""
+    left = set(pids)
+    while left and time.perf_counter() < deadline:
+        for pid in list(left):
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                left.discard(pid)
+        time.sleep(0.01)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def read_rank(folder: Path, rank: int) -> dict[str, Any]:
+    """One rank's result, or a stand-in that says why there is none."""
+    path = folder / f"rank{rank}.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    err = folder / f"rank{rank}.err"
+    why = err.read_text() if err.exists() else "the rank was stopped before it finished"
+    return {"before": [], "after": [], "events": [], "error": why}
+
+
+def ranks(
+    world: int = 4,
+    op: str = "all_reduce",
+    values: list[float] | None = None,
+    slow_rank: int | None = None,
+    delay_ms: float = 300.0,
+    skip_rank: int | None = None,
+    timeout_s: float = 2.0,
+) -> Ranks:
+    """Run ``op`` on ``world`` real gloo ranks (rank r starting from ``values[r]``, by default
+    r + 1); ``slow_rank`` works ``delay_ms`` longer first; ``skip_rank`` never calls it."""
+    values = [float(v) for v in (values or range(1, world + 1))]
+    check(world, op, values, slow_rank, delay_ms, skip_rank, timeout_s)
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # the run's own loopback; no hostname lookup
+    options = {
+        "world": world,
+        "op": op,
+        "values": values,
+        "slow_rank": slow_rank,
+        "delay_ms": delay_ms,
+        "skip_rank": skip_rank,
+        "timeout_s": timeout_s,
+        "t0": time.perf_counter(),
+    }
+    with tempfile.TemporaryDirectory(prefix="ranks-") as name:
+        folder = Path(name)
+        pids = start_ranks(options, folder)
+        wait_all(pids, options["t0"] + timeout_s + delay_ms / 1e3 + GRACE_S)
+        results = [read_rank(folder, r) for r in range(world)]
+    return assemble(options, results)
+
+
+def check(
+    world: int,
+    op: str,
+    values: list[float],
+    slow_rank: int | None,
+    delay_ms: float,
+    skip_rank: int | None,
+    timeout_s: float,
+) -> None:
+    """Refuse options the lab cannot run, in plain words."""
+    if op not in OPS:
+        raise RanksInputError(f"unknown collective {op!r}; choose one of {', '.join(OPS)}")
+    if not MIN_WORLD <= world <= MAX_WORLD:
+        raise RanksInputError(f"world must be {MIN_WORLD} to {MAX_WORLD} ranks, not {world}")
+    if len(values) != world:
+        raise RanksInputError(f"give one value per rank: {world} values, not {len(values)}")
+    for name, rank in (("slow", slow_rank), ("skip", skip_rank)):
+        if rank is not None and not 0 <= rank < world:
+            raise RanksInputError(f"the {name} rank must be 0 to {world - 1}, not {rank}")
+    if not 0 <= delay_ms <= MAX_DELAY_MS:
+        raise RanksInputError(f"the delay must be 0 to {MAX_DELAY_MS} ms, not {delay_ms:g}")
+    if not MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S:
+        raise RanksInputError(f"the timeout must be {MIN_TIMEOUT_S} to {MAX_TIMEOUT_S} s")
+
+
+def assemble(options: dict[str, Any], results: list[dict[str, Any]]) -> Ranks:
+    """The per-rank results as one ``Ranks``, with who waited for whom worked out."""
+    op, world = options["op"], options["world"]
+    timeline = [RankEvent(**e) for r in results for e in r["events"]]
+    inside = {e.rank: e for e in timeline if e.event == op}
+    last = max(inside, key=lambda r: inside[r].start_ms) if inside else None
+    data = Ranks(
+        world=world,
+        op=op,
+        values=options["values"],
+        before=[r["before"] for r in results],
+        after=[r["after"] for r in results],
+        timeline=sorted(timeline, key=lambda e: (e.rank, e.start_ms)),
+        errors=[r["error"] for r in results],
+        waited_ms=[
+            inside[r].end_ms - inside[r].start_ms if r in inside else None for r in range(world)
+        ],
+        last_to_arrive=last if options["skip_rank"] is None else None,
+        slow_rank=options["slow_rank"],
+        delay_ms=options["delay_ms"],
+        skip_rank=options["skip_rank"],
+        timeout_s=options["timeout_s"],
+        torch_version=torch.__version__,
+    )
+    data.explanation = explain(data)
+    return data
+
+
+SEMANTICS = {
+    "all_reduce": "every rank now holds the sum of all ranks' values, written in place",
+    "all_gather": "every rank now holds every rank's value, in rank order",
+    "broadcast": "every rank now holds rank 0's value, written in place",
+    "reduce_scatter": "rank k now holds the sum of column k of all the ranks' rows",
+}
+
+
+def explain(data: Ranks) -> str:
+    """One plain paragraph about what happened."""
+    others = [r for r in range(data.world) if r != data.skip_rank]
+    if data.skip_rank is not None:
+        return explain_skip(data, others)
+    failed = [r for r, e in enumerate(data.errors) if e]
+    if failed:
+        return f"The collective failed on rank(s) {failed}: {data.errors[failed[0]]}"
+    text = f"{data.op}: {SEMANTICS[data.op]}."
+    if data.last_to_arrive is not None:
+        text += (
+            f" Rank {data.last_to_arrive} arrived last; the others waited inside {data.op} until "
+            "it came, because a collective finishes on no rank until every rank has called it."
+        )
+    return text
+
+
+def ranks_list(ranks: list[int]) -> str:
+    """``[0, 2]`` -> ``"Ranks 0, 2"``; ``[1]`` -> ``"Rank 1"``."""
+    return ("Ranks " if len(ranks) > 1 else "Rank ") + ", ".join(map(str, ranks))
+
+
+def explain_skip(data: Ranks, others: list[int]) -> str:
+    """What a skipped collective did to the ranks that did call it."""
+    timed_out = [r for r in others if data.errors[r]]
+    returned = [r for r in others if not data.errors[r]]
+    text = f"Rank {data.skip_rank} never called {data.op}."
+    if timed_out:
+        text += (
+            f" {ranks_list(timed_out)} waited inside it for a partner that never came, until "
+            f"the group's {data.timeout_s:g} s timeout raised ({data.errors[timed_out[0]]})."
+        )
+    if returned:
+        text += (
+            f" {ranks_list(returned)} got what {'they' if len(returned) > 1 else 'it'} needed "
+            "from the ranks that did call it and returned, unaware that anything was wrong."
+        )
+    partial = [r for r in timed_out if data.after[r] != data.before[r]]
+    if partial:
+        text += f" {ranks_list(partial)} were left holding a half-finished exchange."
+    return text + (
+        " Without a timeout a real job hangs here forever: every rank must call the same "
+        "collectives in the same order."
+    )

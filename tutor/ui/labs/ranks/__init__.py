@@ -1,0 +1,1 @@
+"""The rank timeline lab: its screen, widgets and styles."""
