@@ -1,0 +1,83 @@
+"""The facts COURSE.md lists for chapter 8, checked twice: each appears in the recorded output of
+a lesson snippet, and comes out of that same snippet again when real gloo ranks run it now in the
+sandbox. The drill that teaches the all_reduce number gives it from real ranks too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.commands.lesson_run import run_snippet
+from tutor.content.lesson_outputs import normalise
+from tutor.content.lessons import load_lesson
+from tutor.content.loader import load_pack
+from tutor.grading.variants import render
+from tutor.sandbox import Sandbox
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = ROOT / "lessons" / "08-distributed.md"
+
+# (what COURSE.md says, the text torch prints for it in the lesson)
+FACTS: list[tuple[str, str]] = [
+    ("ranks and world size", "process 3: rank 3 of 4, backend gloo"),
+    ("4 ranks holding 1, 2, 3, 4 all end with 10", "all_reduce      r0:[10.0]  r1:[10.0]  r2:[10.0]  r3:[10.0]"),
+    ("all_gather", "r3:[1.0, 2.0, 3.0, 4.0]"),
+    ("broadcast", "broadcast       r0:[1.0]  r1:[1.0]  r2:[1.0]  r3:[1.0]"),
+    ("reduce_scatter", "reduce_scatter  r0:[10.0]  r1:[20.0]  r2:[30.0]  r3:[40.0]"),
+    ("torchrun's RANK and WORLD_SIZE", "RANK=1 -> dist.get_rank() = 1, world size 2"),
+    ("a skipped collective times out", "timed out: True"),
+    ("DDP's gradient all-reduce averages", "local grad [[4.0, 4.0, 4.0]]  after DDP [[3.0, 3.0, 3.0]]"),
+    ("DDP's buckets", "gradient bucket size: 26,214,400 bytes = 25 MiB"),
+    ("DeviceMesh and Shard(0)", "rank 1: Shard(0) global [4, 2], local [[4.0, 5.0], [6.0, 7.0]]"),
+    ("FSDP shards the parameters", "global [4, 8], local [2, 8], placements (Shard(dim=0),)"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox() as sb:
+        yield sb
+
+
+@pytest.fixture(scope="module")
+def fresh(sandbox):
+    """Run a snippet once per module; its output now."""
+    cache: dict[str, str] = {}
+
+    def run(code: str) -> str:
+        if code not in cache:
+            cache[code] = run_snippet(sandbox, code)
+        return cache[code]
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    return load_lesson(LESSON)
+
+
+@pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
+def test_course_fact_recorded_and_reproduced(fresh, lesson, fact, needle):
+    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
+    assert hits, f"no recorded output of lesson 8 shows {needle!r}"
+    assert needle in fresh(hits[0].code), f"torch no longer prints {needle!r} ({fact})"
+
+
+def test_the_all_reduce_drill_gives_ten_on_every_rank(sandbox):
+    pack = load_pack(ROOT / "drills" / "08-ranks.yaml")
+    drill = next(d for d in pack.drills if d.id == "all-reduce-value")
+    for k in (0, 1):
+        params = {"w": 4, "a": 1, "b": 2, "c": 3, "d": 4, "k": k}
+        code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params)}))\n"
+        result = sandbox.run(code, timeout=30.0, memory_mb=2048)
+        assert result.ok, result.reason
+        assert result.stdout.strip().splitlines()[-1] == "[10.0]"
+
+
+def test_lesson_links_its_lab_and_names_its_reading(lesson):
+    text = LESSON.read_text()
+    assert "](lab:ranks?slow=2)" in text and "](lab:ranks?skip=1)" in text
+    assert "### Assigned reading" in text and "### The JAX way" in text
+    assert lesson.labs == ["ranks"] and lesson.torch
