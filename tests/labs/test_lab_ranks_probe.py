@@ -46,7 +46,7 @@ def test_the_slow_rank_arrives_last_and_the_others_wait_for_it():
 def test_a_rank_that_skips_the_collective_leaves_the_others_to_time_out():
     data = ranks(world=3, op="all_reduce", skip_rank=2, timeout_s=1.0)
     assert data.errors[2] is None and data.waited_ms[2] is None
-    assert all("Timed out" in data.errors[r] for r in (0, 1))
+    assert all("Timed out" in (data.errors[r] or "") for r in (0, 1)), data.errors
     assert {e.event for e in data.timeline if e.rank == 2} == {"join", "work", "skipped"}
     for r in (0, 1):
         assert data.waited_ms[r] >= 1000  # they waited the whole timeout

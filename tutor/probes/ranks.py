@@ -89,8 +89,9 @@ def run_rank(rank: int, options: dict[str, Any], folder: Path, t0: float) -> Non
     mark("work", start)
     start = time.perf_counter()
     if rank == options["skip_rank"]:
-        # never calls the collective, but stays alive so the others see a hang, not a crash
-        time.sleep(options["timeout_s"] + 0.5)
+        # never calls the collective, but stays alive until the others have given up, so they
+        # see a hang that times out, not a peer that went away
+        wait_for_files(folder, [r for r in range(world) if r != rank], options)
         mark("skipped", start)
         after = t.tolist()
     else:
@@ -101,6 +102,17 @@ def run_rank(rank: int, options: dict[str, Any], folder: Path, t0: float) -> Non
         mark(op, start)
     result = {"before": before, "after": after, "events": events, "error": error}
     (folder / f"rank{rank}.json").write_text(json.dumps(result))
+    # leave only once every rank is done: an early exit would turn a peer's timeout into a
+    # "connection closed" error
+    wait_for_files(folder, list(range(world)), options)
+
+
+def wait_for_files(folder: Path, ranks: list[int], options: dict[str, Any]) -> None:
+    """Wait (boundedly) until each of ``ranks`` has written its result."""
+    paths = [folder / f"rank{r}.json" for r in ranks]
+    give_up = time.perf_counter() + options["timeout_s"] + options["delay_ms"] / 1e3 + GRACE_S / 2
+    while not all(p.exists() for p in paths) and time.perf_counter() < give_up:
+        time.sleep(0.01)
 
 
 def first_line(message: str) -> str:
