@@ -12,6 +12,9 @@ from tutor.ui.labs.ranks.ranks_table import RanksTable
 from tutor.ui.labs.ranks.ranks_timeline import RanksTimeline
 from tutor.ui.labs.ranks.screen import RanksLab, parse_values
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 def test_values_are_parsed_or_refused_plainly():
     assert parse_values("", 3) == [1.0, 2.0, 3.0]
