@@ -14,7 +14,7 @@ from tutor.ui.messages import OpenDrill
 
 
 class DrillListScreen(Screen[None]):
-    """The drills of ``chapter`` (every drill when None): ✓ mastered, · tried, ○ new."""
+    """The drills of ``chapter`` (every drill when None): ✓ mastered, ◐ tried, ○ new."""
 
     BINDINGS = [Binding("escape", "back", "Back")]
 
@@ -48,7 +48,7 @@ class DrillListScreen(Screen[None]):
         tried = {a.drill for a in store.attempts()}
         options = []
         for ref in refs:
-            mark = "✓" if ref.full_id in mastered else ("·" if ref.full_id in tried else "○")
+            mark = "✓" if ref.full_id in mastered else ("◐" if ref.full_id in tried else "○")
             text = Text()
             text.append(f"{mark} ", style="bold green" if mark == "✓" else "")
             text.append(f"{ref.drill.display_title:<40}", style="bold")
@@ -60,7 +60,7 @@ class DrillListScreen(Screen[None]):
             options.append(Option(text, id=ref.full_id))
         chapter = "" if self.chapter is None else f"Chapter {self.chapter}: "
         head = Text(f"{chapter}{sum(r.full_id in mastered for r in refs)}/{len(refs)} mastered")
-        head.append("   ✓ mastered · tried ○ new   enter opens a drill", style="dim")
+        head.append("   ✓ mastered   ◐ tried   ○ new   (enter opens a drill)", style="dim")
         self.query_one("#drills-head", Static).update(head)
         listing = self.query_one(OptionList)
         keep = listing.highlighted
