@@ -61,6 +61,7 @@ LABS: tuple[Lab, ...] = (
     _row("ranks", "Rank timeline", 8, "ranks:ranks", "data_ranks:Ranks", "RanksLab"),
     _row("bench", "Benchmark lab", 9, "bench:bench", "data_bench:Bench", "BenchLab"),
     _row("train", "Training run", 12, "train:train", "data_train:TrainRun", "TrainLab"),
+    _row("bridges", "Two-bridge ledger", 10, "bridges:bridges", "data_bridges:Bridges", "BridgesLab"),
 )  # fmt: skip
 
 _BY_NAME = {lab.name: lab for lab in LABS}

@@ -1,0 +1,1 @@
+"""The two-bridge ledger lab: its screen, widgets and styles."""
