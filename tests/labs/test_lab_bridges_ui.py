@@ -14,6 +14,9 @@ from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.bridges.bridges_ledger import BridgesLedger
 from tutor.ui.labs.bridges.screen import BridgesLab
 
+# one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
 
 async def test_on_the_cpu_runtime_the_lab_says_how_to_get_xla(sandbox):
     app = LabApp(BridgesLab(), sandbox)

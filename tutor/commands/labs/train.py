@@ -29,7 +29,7 @@ def checkpoint_path() -> Path:
 
 def time_limit(epochs: int, backend: str) -> float:
     """Seconds a run of ``epochs`` may take in the sandbox (compiling costs extra up front)."""
-    return (120.0 if backend == "compile" else 30.0) + 15.0 * epochs
+    return (300.0 if backend == "compile" else 30.0) + 15.0 * epochs
 
 
 def fail(message: str, as_json: bool, code: int = 1) -> None:
@@ -91,6 +91,7 @@ def train(
         PROBE,
         timeout=time_limit(epochs, backend),
         memory_mb=2048,
+        profile="compile" if backend == "compile" else None,
         config=config,
         epochs=epochs,
         backend=backend,
