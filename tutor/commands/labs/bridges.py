@@ -6,9 +6,6 @@ ledger runs on the project's xla runtime (`.venv-xla`, built by `make xla-runtim
 
 from __future__ import annotations
 
-import json
-import sys
-
 import click
 
 from tutor.commands.context import open_sandbox, settings_of
@@ -29,14 +26,6 @@ def xla_runtime() -> str | None:
     if chosen:
         return chosen
     return str(XLA_PYTHON) if XLA_PYTHON.exists() else None
-
-
-def fail(message: str, as_json: bool) -> None:
-    """Say what went wrong (as one JSON object with ``--json``) and exit 1."""
-    if as_json:
-        click.echo(json.dumps({"error": message}))
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
 
 
 def first_lines(text: str, n: int = 12) -> str:
@@ -72,13 +61,12 @@ def bridges(code: str, as_json: bool) -> None:
     """Run CODE's `model` on `args` through eager torch, torch_xla and torchax; compare outputs."""
     runtime = xla_runtime()
     if runtime is None:
-        fail(
+        raise click.ClickException(
             "the two-bridge ledger runs on the xla runtime: build it with `make xla-runtime` "
-            "(or name one with `tutor --runtime PYTHON`)",
-            as_json,
+            "(or name one with `tutor --runtime PYTHON`)"
         )
     with open_sandbox(runtime=runtime) as sandbox:
         result = sandbox.call(PROBE, timeout=300.0, memory_mb=8192, code=code)
     if not result.ok:
-        fail(result.message, as_json)
+        raise click.ClickException(result.message)
     echo_lab(Bridges.model_validate(result.value), as_json, render)

@@ -8,8 +8,6 @@ so `--resume` continues the last run exactly where it stopped.
 from __future__ import annotations
 
 import base64
-import json
-import sys
 from pathlib import Path
 
 import click
@@ -30,14 +28,6 @@ def checkpoint_path() -> Path:
 def time_limit(epochs: int, backend: str) -> float:
     """Seconds a run of ``epochs`` may take in the sandbox (compiling costs extra up front)."""
     return (300.0 if backend == "compile" else 30.0) + 15.0 * epochs
-
-
-def fail(message: str, as_json: bool, code: int = 1) -> None:
-    """Say what went wrong (as one JSON object with ``--json``) and exit with ``code``."""
-    if as_json:
-        click.echo(json.dumps({"error": message}))
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 def render(data: TrainRun) -> str:
@@ -81,9 +71,11 @@ def train(
     state = None
     if resume:
         if config_file is not None:
-            fail("--resume continues the saved run's own config; drop --config", as_json, 2)
+            raise click.UsageError("--resume continues the saved run's own config; drop --config")
         if not path.is_file():
-            fail(f"no checkpoint to resume from at {path}; run without --resume first", as_json)
+            raise click.ClickException(
+                f"no checkpoint to resume from at {path}; run without --resume first"
+            )
         state = base64.b64encode(path.read_bytes()).decode("ascii")
     config = config_file.read_text() if config_file is not None else None
     data = probe_data(
