@@ -68,7 +68,7 @@ def _version(conn: sqlite3.Connection) -> int:
     (version,) = conn.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
-    return version
+    return int(version)
 
 
 def migrate(conn: sqlite3.Connection) -> int:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import fsrs
 
@@ -141,7 +142,7 @@ class Store:
 
     # --- writing --------------------------------------------------------------------------
 
-    def _write(self, sql_params: Iterable[tuple[str, tuple]]) -> None:
+    def _write(self, sql_params: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         """Run statements in one immediate transaction."""
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
@@ -153,7 +154,7 @@ class Store:
                 raise
             self._conn.execute("COMMIT")
 
-    def _try_write(self, sql_params: Iterable[tuple[str, tuple]]) -> None:
+    def _try_write(self, sql_params: Iterable[tuple[str, tuple[Any, ...]]]) -> None:
         """``_write`` for what can be computed again (where the learner is, a chapter done):
         a storage fault is noted, not raised."""
         try:
@@ -223,7 +224,7 @@ class Store:
         self.journal.clear()
         return len(pending)
 
-    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
@@ -257,7 +258,7 @@ class Store:
             "at": (at or self.clock()).isoformat(),
         }
         self._save(entry, "attempt")
-        return entry["uid"]
+        return str(entry["uid"])
 
     def attempts(self, drill: str | None = None) -> list[Attempt]:
         """All attempts, oldest first (of one drill when ``drill`` is given)."""

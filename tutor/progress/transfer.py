@@ -8,7 +8,7 @@ A malformed file is refused whole, before anything is written.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, cast
 
 import fsrs
 from pydantic import BaseModel, ConfigDict
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from tutor.progress.schema import SCHEMA_VERSION
 from tutor.progress.store import Store
 
-FORMAT = "tutor-progress"
+FORMAT: Literal["tutor-progress"] = "tutor-progress"
 
 
 class _Row(BaseModel):
@@ -42,7 +42,7 @@ class LessonRow(_Row):
 
 class CardRow(_Row):
     drill: str
-    card: dict
+    card: dict[str, Any]
 
 
 class ChapterRow(_Row):
@@ -68,7 +68,7 @@ class ProgressFile(_Row):
     location: LocationRow | None = None
 
 
-def export_progress(store: Store) -> dict:
+def export_progress(store: Store) -> dict[str, Any]:
     """Everything in ``store`` as a JSON-ready dict."""
     rows = store._rows
     location = rows("SELECT kind, ident, at FROM location WHERE id = 1")
@@ -91,7 +91,7 @@ def export_progress(store: Store) -> dict:
         ],
         lessons=[LessonRow(chapter=c, read_at=t) for c, t in rows("SELECT * FROM lessons")],
         cards=[
-            CardRow(drill=d, card=fsrs.Card.from_json(c).to_dict())
+            CardRow(drill=d, card=dict(fsrs.Card.from_json(c).to_dict()))
             for d, c, _due in rows("SELECT * FROM cards")
         ],
         chapters=[ChapterRow(chapter=c, done_at=t) for c, t in rows("SELECT * FROM chapters")],
@@ -102,7 +102,7 @@ def export_progress(store: Store) -> dict:
     return doc.model_dump(mode="json")
 
 
-def import_progress(store: Store, data: dict) -> dict[str, int]:
+def import_progress(store: Store, data: dict[str, Any]) -> dict[str, int]:
     """Merge an exported document into ``store``; returns how many attempts were new.
 
     Raises ``pydantic.ValidationError`` (nothing written) when ``data`` is not a progress file.
@@ -110,7 +110,7 @@ def import_progress(store: Store, data: dict) -> dict[str, int]:
     doc = ProgressFile.model_validate(data)
     known = {a.uid for a in store.attempts()}
     new = [a for a in doc.attempts if a.uid not in known]
-    statements: list[tuple[str, tuple]] = [
+    statements: list[tuple[str, tuple[Any, ...]]] = [
         (
             "INSERT INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
             " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -145,10 +145,10 @@ def import_progress(store: Store, data: dict) -> dict[str, int]:
             )
         )
     for row in doc.cards:
-        card = fsrs.Card.from_dict(row.card)
-        mine = store._card(row.drill)
-        if mine is None or (
-            card.last_review and (not mine.last_review or card.last_review > mine.last_review)
+        card = fsrs.Card.from_dict(cast(Any, row.card))
+        held = store._card(row.drill)
+        if held is None or (
+            card.last_review and (not held.last_review or card.last_review > held.last_review)
         ):
             statements.append(
                 (
