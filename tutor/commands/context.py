@@ -3,12 +3,13 @@ the catalog they load, and the sandbox they open."""
 
 from __future__ import annotations
 
+import difflib
 from typing import TYPE_CHECKING
 
 import click
 
 if TYPE_CHECKING:
-    from tutor.content.catalog import Catalog
+    from tutor.content.catalog import Catalog, DrillRef
     from tutor.content.problems import Problem
     from tutor.sandbox import Sandbox
     from tutor.settings import Settings
@@ -28,6 +29,19 @@ def load_catalog(ctx: click.Context | None = None) -> Catalog:
     from tutor.content.catalog import Catalog
 
     return Catalog.load(settings_of(ctx))
+
+
+def find_drill(catalog: Catalog, drill_id: str) -> DrillRef:
+    """The drill ``drill_id`` names; an unknown id is an error with a did-you-mean."""
+    try:
+        return catalog.drill(drill_id)
+    except KeyError:
+        ids = [r.full_id for r in catalog.drills()]
+        close = difflib.get_close_matches(drill_id, ids, n=1)
+        if not close:  # a bare drill id, without its pack
+            close = [i for i in ids if i.split("/", 1)[-1] == drill_id][:1]
+        more = f" (did you mean {close[0]}?)" if close else ""
+        raise click.ClickException(f"no drill {drill_id!r}{more}; see `tutor drill list`") from None
 
 
 def warn_problems(problems: list[Problem]) -> None:

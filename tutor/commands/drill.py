@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from typing import Any
 
 import click
 
-from tutor.commands.context import load_catalog, warn_problems
+from tutor.commands.context import find_drill, load_catalog, warn_problems
 
 
 @click.group()
@@ -49,19 +48,6 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
     for row in rows:  # Text: markup in a pack's ids or titles is shown as written
         table.add_row(Text(row["id"]), str(row["chapter"]), row["kind"], Text(row["title"]))
     Console().print(table)
-
-
-def find_drill(catalog, drill_id: str):  # noqa: ANN001, ANN201 (Catalog, DrillRef)
-    """The drill ``drill_id`` names; an unknown id is an error with a did-you-mean."""
-    try:
-        return catalog.drill(drill_id)
-    except KeyError:
-        ids = [r.full_id for r in catalog.drills()]
-        close = difflib.get_close_matches(drill_id, ids, n=1)
-        if not close:  # a bare drill id, without its pack
-            close = [i for i in ids if i.split("/", 1)[-1] == drill_id][:1]
-        more = f" (did you mean {close[0]}?)" if close else ""
-        raise click.ClickException(f"no drill {drill_id!r}{more}; see `tutor drill list`") from None
 
 
 @drill.command("show")

@@ -40,8 +40,7 @@ def run(
     as_json: bool,
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
-    from tutor.commands.context import load_catalog, open_sandbox
-    from tutor.commands.drill import find_drill
+    from tutor.commands.context import find_drill, load_catalog, open_sandbox
     from tutor.grading.engine import judge, plan
     from tutor.grading.variants import new_seed
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -16,12 +17,19 @@ import click
 class JsonErrorsGroup(click.Group):
     """A group whose ``main`` reports failures as ``{"error": ...}`` when ``--json`` is given."""
 
-    def main(self, args: Any = None, *rest: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         if not standalone_mode or "--json" not in argv:
-            return super().main(argv, *rest, standalone_mode=standalone_mode, **extra)
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
         try:
-            code = super().main(argv, *rest, standalone_mode=False, **extra)
+            code = super().main(argv, prog_name, complete_var, False, **extra)
         except click.ClickException as exc:
             click.echo(json.dumps({"error": exc.format_message()}))
             sys.exit(exc.exit_code)
