@@ -1,4 +1,4 @@
-"""The course journey: from a fresh install, read chapters 1–7 and 12 and pass each quiz in the TUI,
+"""The course journey: from a fresh install, read chapters 1–9 and 12 and pass each quiz in the TUI,
 with the real lessons, the real drill packs and the real sandbox; home counts the chapters done."""
 
 from __future__ import annotations
@@ -120,3 +120,28 @@ async def test_chapters_five_to_seven_done_through_the_ui():
         await pilot.pause()
         assert "3/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
         assert app.store.chapters_done() == {5, 6, 7}
+
+
+async def test_chapters_eight_and_nine_done_through_the_ui():
+    from tutor.ui.app import TutorApp
+
+    catalog = Catalog.load(Settings())
+    app = TutorApp(Settings(), catalog=catalog, seed=8)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for chapter in (8, 9):
+            app.post_message(OpenLesson(chapter))
+            await settle(app, pilot)
+            assert isinstance(app.screen, LessonScreen)
+            await pilot.press("m")
+            await pilot.press("escape")
+            await settle(app, pilot)
+            quiz = [ref for ref in catalog.drills_for(chapter) if ref.drill.quiz]
+            assert len(quiz) >= 3, f"chapter {chapter} has {len(quiz)} quiz drills"
+            for ref in quiz:
+                await answer_quiz_drill(app, pilot, ref)
+        assert isinstance(app.screen, HomeScreen)
+        app.screen.refresh_progress()
+        await pilot.pause()
+        assert "2/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
+        assert app.store.chapters_done() == {8, 9}
