@@ -12,7 +12,7 @@ import random
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
@@ -28,6 +28,8 @@ from tutor.ui.screens.palette import TutorCommands
 if TYPE_CHECKING:
     from tutor.content.catalog import Catalog
     from tutor.content.summary import CatalogSummary
+    from tutor.progress.database import StoreError
+    from tutor.progress.store import Store
     from tutor.sandbox.supervisor import AsyncSandbox
 
 DARK = Theme(
@@ -88,11 +90,11 @@ class TutorApp(Navigator, App[None]):
         settings: Settings | None = None,
         *,
         catalog: Catalog | None = None,
-        store: Any = None,
+        store: Store | None = None,
         sandbox: AsyncSandbox | None = None,
         seed: int | None = None,
         warm_sandbox: bool = True,
-        store_problem: Any = None,
+        store_problem: StoreError | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
