@@ -193,6 +193,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     def grade(self, answer: str) -> None:
         """Grade ``answer`` in the sandbox (cancelling a grading already in progress)."""
         self._gradings += 1
+        self.query_one(FeedbackPanel).grade = None  # the last verdict is not this answer's
         status = self.query_one(RunStatus)
         status.message = "grading in the sandbox… (escape cancels)"
         status.running = True
