@@ -38,4 +38,4 @@ async def test_the_tutor_starts_past_hostile_pack_files(tmp_path):
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        assert any("problem(s) in drill packs" in n.message for n in app._notifications)
+        assert any("problems in drill packs" in n.message for n in app._notifications)
