@@ -8,6 +8,10 @@ three alike:
 - full grade:  ``grading.engine.grade`` — plan, the same call, then parsing and judging the
   learner's answer (what the TUI and ``tutor drill run`` do).
 
+Then code drills, graded end to end with ``grading.engine.grade`` (every sandbox call the
+engine makes): ``outer`` (20 random trials against the reference, forbid rules) and ``row-norm``
+(an ``assert`` stage), each with a right answer.
+
 Prints p50/p90 in ms and the grading overhead (full grade minus bare call). Target: full grade
 p50 <= 25 ms warm on an idle machine.
 """
@@ -25,10 +29,15 @@ sys.path.insert(0, str(ROOT))
 
 from tutor.content.loader import load_pack  # noqa: E402
 from tutor.content.models import Drill  # noqa: E402
-from tutor.grading.engine import grade, judge, plan  # noqa: E402
+from tutor.grading.engine import grade, judge, plan, run_call  # noqa: E402
 from tutor.sandbox import Sandbox  # noqa: E402
 
 ROUNDS = 60
+CODE_ROUNDS = 30
+CODE_ANSWERS = {
+    "outer": "def outer(a, b):\n    return a[:, None] * b[None, :]\n",
+    "row-norm": "def normalize(x):\n    return x / x.sum(dim=1, keepdim=True)\n",
+}
 
 
 @dataclass
@@ -58,18 +67,18 @@ def main() -> None:
             sandbox.run("pass")
             times["bare run"].append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
-            sandbox.call(p.target, timeout=p.timeout, **p.kwargs)
+            run_call(p, sandbox)
             times["bare call"].append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
             g = grade(ref, answer, seed, sandbox)
             times["full grade"].append((time.perf_counter() - t) * 1000)
-        result = sandbox.call(p.target, timeout=p.timeout, **p.kwargs)
+        result = run_call(p, sandbox)
     assert g.status in ("correct", "wrong"), g
+    code_times = code_drills(pack)
     pure = []
     for _ in range(ROUNDS * 10):  # the engine's own work: plan + judge on a recorded result
         t = time.perf_counter()
-        plan(ref, answer, seed)
-        judge(ref, answer, seed, result)
+        judge(ref, plan(ref, answer, seed), answer, result)
         pure.append((time.perf_counter() - t) * 1000)
     print(f"predict grading round trip, {ROUNDS} rounds each, warm sandbox")
     for name, samples in times.items():
@@ -81,6 +90,28 @@ def main() -> None:
     ratio = statistics.median(times["full grade"]) / statistics.median(times["bare run"])
     print(f"  grading overhead over the bare call (p50): {overhead:+.1f} ms")
     print(f"  full grade / bare run (p50): {ratio:.2f}x")
+    print(f"code drill grading, {CODE_ROUNDS} rounds each, warm sandbox")
+    for name, samples in code_times.items():
+        print(
+            f"  {name:<11} p50 {statistics.median(samples):7.1f} ms   p90 {pct(samples, 0.9):7.1f} ms"
+        )
+
+
+def code_drills(pack) -> dict[str, list[float]]:
+    """End-to-end grading times of right answers to the code drills in ``CODE_ANSWERS``."""
+    refs = {d.id: Ref(pack.full_id(d), d) for d in pack.drills if d.id in CODE_ANSWERS}
+    times: dict[str, list[float]] = {name: [] for name in CODE_ANSWERS}
+    with Sandbox() as sandbox:
+        for name, answer in CODE_ANSWERS.items():
+            for seed in range(3):
+                g = grade(refs[name], answer, seed, sandbox)
+                assert g.status == "correct", g
+        for i in range(CODE_ROUNDS):
+            for name, answer in CODE_ANSWERS.items():
+                t = time.perf_counter()
+                grade(refs[name], answer, i, sandbox)
+                times[name].append((time.perf_counter() - t) * 1000)
+    return times
 
 
 if __name__ == "__main__":

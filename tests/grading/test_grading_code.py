@@ -21,7 +21,7 @@ def test_right_answer_that_differs_from_the_reference(basics, sandbox):
 
 def test_forbidden_loop_inside_a_comprehension(basics, sandbox):
     code = "def outer(a, b):\n    return torch.stack([x * b for x in a])\n"
-    assert plan(basics["outer"], code, 4) is None  # refused before running
+    assert plan(basics["outer"], code, 4).call is None  # refused before running
     g = grade(basics["outer"], code, 4, sandbox)
     assert g.status == "wrong" and g.category == "forbidden_loop"
     assert g.forbidden == ["for"] and "line 2" in g.feedback
@@ -34,16 +34,22 @@ def test_forbidden_function_through_an_alias(basics, sandbox):
 
 
 def test_forbidden_function_reached_at_run_time_is_traced(basics, sandbox):
-    code = "name = 'out' + 'er'\ndef outer(a, b):\n    return getattr(a, name)(b)\n"
+    # the tensor method of a forbidden function: nothing in the text names torch.outer
+    code = "def outer(a, b):\n    return a.outer(b)\n"
     g = grade(basics["outer"], code, 4, sandbox)
     assert not g.correct and g.category == "forbidden" and g.forbidden == ["torch.outer"]
-    g = grade(
-        basics["outer"],
+    assert "calls `torch.outer`" in g.feedback
+
+
+def test_names_computed_at_run_time_are_refused_before_running(basics, sandbox):
+    for code in (
+        "name = 'out' + 'er'\ndef outer(a, b):\n    return getattr(a, name)(b)\n",
         "def outer(a, b):\n    return vars(torch)['ein' + 'sum']('i,j->ij', a, b)\n",
-        4,
-        sandbox,
-    )
-    assert g.forbidden == ["torch.einsum"]
+    ):
+        assert plan(basics["outer"], code, 4).call is None
+        g = grade(basics["outer"], code, 4, sandbox)
+        assert not g.correct and g.category == "forbidden", g
+        assert "computed at run time" in g.feedback
 
 
 def test_broadcasting_loophole_is_closed(basics, sandbox):
@@ -209,5 +215,5 @@ def test_device_difference_is_named(basics, sandbox):
 
 
 def test_exit_inside_the_function_is_a_wrong_answer(basics, sandbox):
-    g = grade(basics["outer"], "import sys\ndef outer(a, b):\n    sys.exit(3)\n", 3, sandbox)
+    g = grade(basics["outer"], "def outer(a, b):\n    raise SystemExit(3)\n", 3, sandbox)
     assert g.status == "wrong" and "SystemExit" in g.feedback

@@ -112,8 +112,9 @@ def test_authoring_error_is_not_a_truth(sandbox):
 def test_plan_names_the_probe_and_rendered_code(basics):
     p = plan(basics["permute-strides"], "(1, 2, 3)", 5)
     params = draw_params(basics["permute-strides"].drill.params, 5)
-    assert p.target == "tutor.probes.grade_predict:predict"
-    assert p.kwargs["setup"].strip() == "x = torch.randn({a}, {b}, {c})".format(**params)
+    assert p.call is not None and p.decided is None and p.params == params
+    assert p.call.target == "tutor.probes.grade_predict:predict"
+    assert p.call.kwargs["setup"].strip() == "x = torch.randn({a}, {b}, {c})".format(**params)
 
 
 async def test_async_grading_uses_the_same_engine(basics):

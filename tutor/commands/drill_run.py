@@ -41,7 +41,7 @@ def run(
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
     from tutor.commands.context import find_drill, load_catalog, open_sandbox
-    from tutor.grading.engine import judge, plan
+    from tutor.grading.engine import judge, plan, run_call
     from tutor.grading.variants import new_seed
 
     text = _answer_text(answer, answer_file)
@@ -52,10 +52,10 @@ def run(
         click.echo(f"seed {seed}", err=True)
     p = plan(ref, text, seed)
     result = None
-    if p is not None:
+    if p.call is not None:
         with open_sandbox(ctx) as sandbox:
-            result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
-    grade = judge(ref, text, seed, result)
+            result = run_call(p, sandbox)
+    grade = judge(ref, p, text, result)
     if as_json:
         click.echo(json.dumps(grade.contract()))
         return

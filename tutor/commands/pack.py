@@ -68,8 +68,13 @@ def check(
     packs, problems = check_paths(targets)
     if packs and not no_run:
         from tutor.grading.packcheck import run_stage
+        from tutor.settings import Settings
 
-        problems += run_stage(packs, ctx)
+        settings = ctx.find_object(Settings)
+        found, skipped = run_stage(packs, settings.runtime if settings else None)
+        problems += found
+        for reason in skipped:
+            click.echo(f"skipped: {reason}", err=True)
     report_check(packs, problems, as_json=as_json)
     if problems:
         sys.exit(1)

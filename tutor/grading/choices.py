@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from tutor.content.models import ChoiceDrill, OrderDrill
-from tutor.grading.predict import Verdict
+from tutor.grading.grade import Judgement
 from tutor.grading.variants import render, render_prose
 
 
@@ -18,7 +18,7 @@ def _norm(line: str) -> str:
     return re.sub(r"\s+", " ", line).strip()
 
 
-def judge_order(drill: OrderDrill, params: dict, answer: str) -> Verdict:
+def judge_order(drill: OrderDrill, params: dict, answer: str) -> Judgement:
     """Compare the learner's sequence with the pack's; name the first line out of place."""
     want = [render(line, params) for line in drill.lines]
     expected = "\n".join(want)
@@ -26,27 +26,27 @@ def judge_order(drill: OrderDrill, params: dict, answer: str) -> Verdict:
     wn, gn = [_norm(x) for x in want], [_norm(x) for x in got]
     unknown = [g for g, n in zip(got, gn, strict=True) if n not in wn]
     if unknown:
-        return Verdict(
+        return Judgement(
             "invalid", f"`{unknown[0].strip()}` is not one of the drill's lines.", expected
         )
     if sorted(gn) != sorted(wn):
         missing = [w for w, n in zip(want, wn, strict=True) if gn.count(n) < wn.count(n)]
         extra = [g for g, n in zip(got, gn, strict=True) if gn.count(n) > wn.count(n)]
         if missing:
-            return Verdict("invalid", f"The line `{missing[0].strip()}` is missing.", expected)
-        return Verdict("invalid", f"The line `{extra[0].strip()}` appears too often.", expected)
+            return Judgement("invalid", f"The line `{missing[0].strip()}` is missing.", expected)
+        return Judgement("invalid", f"The line `{extra[0].strip()}` appears too often.", expected)
     orders = [wn] + [[_norm(render(x, params)) for x in order] for order in drill.accept]
     if gn == wn:
-        return Verdict("correct", "Correct.", expected)
+        return Judgement("correct", "Correct.", expected)
     if gn in orders:
-        return Verdict("correct", "Correct: this drill accepts that order too.", expected)
+        return Judgement("correct", "Correct: this drill accepts that order too.", expected)
     # blame the first line out of place in the right order the answer follows longest
     closest = max(orders, key=lambda order: _common_prefix(gn, order))
     i = _common_prefix(gn, closest)
     right = closest.index(gn[i])
     where = "earlier" if right < i else "later"
     msg = f"Line {i + 1}, `{got[i].strip()}`, is out of place: it belongs {where}."
-    return Verdict("wrong", msg, expected, "order")
+    return Judgement("wrong", msg, expected, "order")
 
 
 def _common_prefix(a: list[str], b: list[str]) -> int:
@@ -56,7 +56,7 @@ def _common_prefix(a: list[str], b: list[str]) -> int:
     return n
 
 
-def judge_choice(drill: ChoiceDrill, params: dict, answer: str) -> Verdict:
+def judge_choice(drill: ChoiceDrill, params: dict, answer: str) -> Judgement:
     """Find the picked answer; on a wrong pick, its ``why`` is the feedback."""
     texts = [render_prose(c.answer, params) for c in drill.choices]
     right = next(t for t, c in zip(texts, drill.choices, strict=True) if c.correct)
@@ -64,7 +64,7 @@ def judge_choice(drill: ChoiceDrill, params: dict, answer: str) -> Verdict:
     for text, choice in zip(texts, drill.choices, strict=True):
         if _norm(text).lower() == key:
             if choice.correct:
-                return Verdict("correct", "Correct.", right)
+                return Judgement("correct", "Correct.", right)
             why = render_prose(choice.why, params).strip()
-            return Verdict("wrong", why or "Not that one.", right, "choice")
-    return Verdict("invalid", "That is not one of the answers offered.", right)
+            return Judgement("wrong", why or "Not that one.", right, "choice")
+    return Judgement("invalid", "That is not one of the answers offered.", right)

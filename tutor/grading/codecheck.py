@@ -14,8 +14,8 @@ from typing import Any
 from tutor.content.models import CodeDrill, TensorArg
 from tutor.content.template import placeholders
 from tutor.grading.forbid import KEYWORDS, Use, find_forbidden
+from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
-from tutor.grading.predict import Verdict
 from tutor.grading.truth import show
 from tutor.grading.variants import render, trial_params, trial_seed
 
@@ -97,20 +97,20 @@ def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) 
     }
 
 
-def judge_static(drill: CodeDrill, code: str) -> tuple[Verdict, list[str]] | None:
+def judge_static(drill: CodeDrill, code: str) -> tuple[Judgement, list[str]] | None:
     """The verdict reached without running the code (syntax error, forbidden use), if any."""
     try:
         uses = static_uses(drill, code)
     except SyntaxError as exc:
         where = f" on line {exc.lineno}" if exc.lineno else ""
-        return Verdict("invalid", f"Your code has a syntax error{where}: {exc.msg}.", ""), []
+        return Judgement("invalid", f"Your code has a syntax error{where}: {exc.msg}.", ""), []
     except (ValueError, RecursionError, MemoryError) as exc:
-        return Verdict("invalid", f"Your code could not be read: {exc}.", ""), []
+        return Judgement("invalid", f"Your code could not be read: {exc}.", ""), []
     if uses:
         listed = "; ".join(str(u) for u in uses)
         msg = f"Your code uses what this drill forbids: {listed}."
         loops = any(u.name in ("for", "while") for u in uses)
-        return Verdict("wrong", msg, "", "forbidden_loop" if loops else "forbidden"), [
+        return Judgement("wrong", msg, "", "forbidden_loop" if loops else "forbidden"), [
             u.name for u in uses
         ]
     return None
@@ -145,7 +145,7 @@ def _shape_category(d: dict[str, Any]) -> str:
     return "broadcasting" if fits and a != b else "shape"
 
 
-def _failure(f: dict[str, Any], trials: int, passed: int) -> Verdict:
+def _failure(f: dict[str, Any], trials: int, passed: int) -> Judgement:
     failed = trials - passed
     head = (
         f"Failed {failed} of {trials} random inputs. "
@@ -156,38 +156,58 @@ def _failure(f: dict[str, Any], trials: int, passed: int) -> Verdict:
     if raised:
         line = f" at line {raised['line']}" if raised.get("line") else ""
         msg = f"{head}. Your function raised {raised['type']}{line}: {raised['message']}"
-        return Verdict("wrong", msg, expected, exception_category(raised["message"]) or "raised")
+        return Judgement("wrong", msg, expected, exception_category(raised["message"]) or "raised")
     d = f["diff"]
     category = _shape_category(d) if d["what"] == "shape" else _WHAT.get(d["what"], "values")
     notes = "".join(f" (Also: {n}.)" for n in f.get("notes", []))
     what = d["message"][:1].upper() + d["message"][1:]
-    return Verdict("wrong", f"{head}. {what}.{notes}", expected, category)
+    return Judgement("wrong", f"{head}. {what}.{notes}", expected, category)
 
 
-def judge_code(value: dict[str, Any]) -> tuple[Verdict, list[str]]:
-    """Turn the probe's data into a verdict and the forbidden calls traced at run time."""
+def _ended(exit: dict[str, Any]) -> Judgement:
+    """The learner's process ended without sending its results: how, as a plain verdict."""
+    sig, code = exit.get("signal"), exit.get("code")
+    if sig == "SIGXCPU":
+        return Judgement("timeout", "Your code ran out of CPU time.", "")
+    if sig:
+        return Judgement("crashed", f"Your code crashed its process ({sig}).", "")
+    how = f"with status {code}" if code else "early"
+    note = f" ({exit['note']})" if exit.get("note") else ""
+    msg = (f"Your code ended its process {how}{note} before its results were checked: "
+           "define what the drill asks and let it return; do not exit.")  # fmt: skip
+    return Judgement("wrong", msg, "", "raised")
+
+
+def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
+    """Turn the judge's data into a verdict and the forbidden calls traced at run time."""
     stage, err = value["stage"], value.get("error") or {}
+    if stage == "answer_exit":
+        return _ended(value.get("exit") or {}), []
+    if stage == "learner_data":
+        msg = (f"Your code's process sent something that is not its results: {err.get('message')}. "
+               "Define what the drill asks; the grader reads nothing else.")  # fmt: skip
+        return Judgement("wrong", msg, ""), []
     line = f" at line {err['line']}" if err.get("line") else ""
     if stage in ("setup_error", "reference_error"):
         part = "setup" if stage == "setup_error" else "reference"
         msg = (
             f"The drill is broken: its {part} raised {err.get('type')}{line}: {err.get('message')}"
         )
-        return Verdict("authoring", msg, ""), []
+        return Judgement("authoring", msg, ""), []
     forbidden = list(value.get("forbidden") or [])
     if stage == "answer_error":
         if err.get("type") in ("SyntaxError", "IndentationError", "TabError"):
-            return Verdict(
+            return Judgement(
                 "invalid", f"Your code has a syntax error{line}: {err['message']}.", ""
             ), []
         msg = f"Your code raised {err.get('type')}{line}: {err.get('message')}"
         category = exception_category(err.get("message", "")) or "raised"
         if err.get("type") == "NameError" and not err.get("line"):
             msg, category = err["message"][0].upper() + err["message"][1:], None
-        return Verdict("wrong", msg + ".", "", category), forbidden
+        return Judgement("wrong", msg + ".", "", category), forbidden
     if forbidden:
         names = ", ".join(f"`{n}`" for n in forbidden)
-        return Verdict(
+        return Judgement(
             "wrong", f"Your code calls {names}, which this drill forbids.", "", "forbidden"
         ), forbidden
     if value.get("failure"):
@@ -198,9 +218,9 @@ def judge_code(value: dict[str, Any]) -> tuple[Verdict, list[str]]:
         text = check.get("message") or "the assertion failed"
         msg = f"The check failed: {text}" if kind == "AssertionError" else (
             f"The check raised {kind}: {text}")  # fmt: skip
-        return Verdict("wrong", msg, "", exception_category(text)), forbidden
+        return Judgement("wrong", msg, "", exception_category(text)), forbidden
     if value.get("trials"):
-        return Verdict(
+        return Judgement(
             "correct", f"Correct: agrees with the reference on {value['trials']} random inputs.", ""
         ), forbidden
-    return Verdict("correct", "Correct: the check passed.", ""), forbidden
+    return Judgement("correct", "Correct: the check passed.", ""), forbidden

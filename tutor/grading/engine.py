@@ -1,22 +1,27 @@
-"""The grading engine: plan a sandbox call, run it, judge the result — for every drill kind.
+"""The grading engine: plan, run the plan's sandbox call, judge — for every drill kind.
 
-The sync CLI and the async UI share every line of logic: ``plan`` says which probe to call
-(None when the answer is graded without the sandbox: order and choice drills, or code whose
-syntax error or forbidden construct is found by reading it), ``judge`` turns the probe's data
-into a :class:`Grade`. ``grade`` and ``grade_async`` are the two thin ways of running a plan.
+The sync CLI and the async UI share every line of logic: ``plan`` draws the params and reads
+the answer once, and either decides without the sandbox (order and choice drills, code whose
+syntax error or forbidden construct is found by reading it) or names the probe to call;
+``judge`` validates the probe's data (``tutor.probes.data_grading``; data that does not fit is a
+``sandbox_error``) and turns it into a :class:`Grade`. ``grade`` and ``grade_async`` are the two
+thin ways of running a plan.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pydantic import TypeAdapter, ValidationError
+
 from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, PredictDrill
 from tutor.grading import codecheck
 from tutor.grading.choices import judge_choice, judge_order
-from tutor.grading.grade import Grade, Plan
+from tutor.grading.grade import Call, Grade, Judgement, Plan
 from tutor.grading.hints import hint_for_category
-from tutor.grading.predict import Verdict, judge_predict
+from tutor.grading.predict import judge_predict
 from tutor.grading.variants import draw_params, render
+from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData
 
 if TYPE_CHECKING:
     from tutor.sandbox import AsyncSandbox, Sandbox
@@ -25,6 +30,7 @@ if TYPE_CHECKING:
 PREDICT_TARGET = "tutor.probes.grade_predict:predict"
 PREDICT_TIMEOUT = 5.0
 CODE_TIMEOUT = 10.0
+_PREDICT_DATA: TypeAdapter[Any] = TypeAdapter(PredictData)
 
 
 class DrillLike(Protocol):
@@ -37,48 +43,57 @@ class DrillLike(Protocol):
     def drill(self) -> Drill: ...
 
 
-def plan(ref: DrillLike, answer: str, seed: int) -> Plan | None:
-    """The sandbox call that grading ``answer`` needs, or None when it needs none."""
+def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
+    """Everything grading ``answer`` needs, computed once: the drawn params, and either the
+    judgement reached without the sandbox or the sandbox call to make."""
     drill = ref.drill
     params = draw_params(drill.params, seed)
+    p = Plan(seed=seed, params=params)
     if isinstance(drill, PredictDrill):
         kwargs = {"setup": render(drill.setup, params), "ask": render(drill.ask, params)}
-        return Plan(target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT)
-    if isinstance(drill, CodeDrill):
-        if codecheck.judge_static(drill, answer) is not None:
-            return None
+        p.call = Call(target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT)
+    elif isinstance(drill, OrderDrill):
+        p.decided = judge_order(drill, params, answer)
+    elif isinstance(drill, ChoiceDrill):
+        p.decided = judge_choice(drill, params, answer)
+    elif isinstance(drill, CodeDrill):
+        static = codecheck.judge_static(drill, answer)
+        if static is not None:
+            p.decided, p.forbidden = static
+            return p
         try:
             kwargs = codecheck.code_kwargs(drill, params, answer, seed)
-        except codecheck.AuthoringError:
-            return None
-        return Plan(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT)
-    return None
+        except codecheck.AuthoringError as exc:
+            p.decided = Judgement("authoring", f"The drill is broken: {exc.field}: {exc}.", "")
+            return p
+        p.call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT)
+    return p
 
 
-MEMORY_MB = Plan.model_fields["memory_mb"].default
+MEMORY_MB = Call.model_fields["memory_mb"].default
 
 
 def _from_result(
     result: RunResult | None, learner: bool = True, timeout: float = CODE_TIMEOUT
-) -> Verdict | None:
-    """A verdict for a run that produced no data to judge (limits, crashes, probe errors)."""
+) -> Judgement | None:
+    """A judgement for a run that produced no data to judge (limits, crashes, probe errors)."""
     if result is None:
-        return Verdict("error", "Grading needed the sandbox but no result came back.", "")
+        return Judgement("error", "Grading needed the sandbox but no result came back.", "")
     status = str(result.status)
     if status == "ok" and isinstance(result.value, dict):
         return None
     if status == "ok":
-        return Verdict("error", "The grading probe returned no data.", "")
+        return Judgement("sandbox_error", "The grading probe returned no data.", "")
     if status == "error":
         exc = result.exception
         what = f"{exc.type}: {exc.message}" if exc else result.reason
-        return Verdict("error", f"Grading failed inside the sandbox: {what}", "")
+        return Judgement("error", f"Grading failed inside the sandbox: {what}", "")
     limits = {
         "timeout": f"Your code ran longer than {timeout:g} s, the drill's time limit.",
         "memory": f"Your code used more than {MEMORY_MB} MB, the drill's memory limit.",
     }
     if learner and status in limits:
-        return Verdict(status, limits[status], "")
+        return Judgement(status, limits[status], "")  # type: ignore[arg-type]
     reasons = {
         "timeout": "Your code ran too long",
         "memory": "Your code used too much memory",
@@ -89,64 +104,69 @@ def _from_result(
     text = reasons.get(status, status)
     if not learner and status in ("timeout", "memory", "output_limit", "crashed"):
         text = "The drill's own code did not finish (not your fault)"
-    return Verdict(status, f"{text}: {result.reason}." if result.reason else f"{text}.", "")
+    known = (
+        status if status in ("timeout", "memory", "output_limit", "crashed") else "sandbox_error"
+    )
+    return Judgement(known, f"{text}: {result.reason}." if result.reason else f"{text}.", "")  # type: ignore[arg-type]
 
 
-def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Verdict:
+def malformed(exc: ValidationError) -> Judgement:
+    """The judgement on probe data that does not fit its model."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "the data"
+    msg = f"The grading probe sent data that cannot be read ({where}: {first['msg']})."
+    return Judgement("sandbox_error", msg, "")
+
+
+def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judgement:
     stop = _from_result(result, learner=False, timeout=PREDICT_TIMEOUT)
     if stop:
         return stop
-    value: dict[str, Any] = result.value  # type: ignore[union-attr]
-    if value.get("outcome") == "authoring":
-        err = value["error"]
-        line = f" at line {err['line']}" if err.get("line") else ""
-        msg = (
-            f"The drill is broken: its {value['field']} raised {err['type']}{line}: "
-            f"{err['message']}"
-        )
-        return Verdict("authoring", msg, "")
-    return judge_predict(value["value"], value.get("context"), answer, drill.tolerance)
-
-
-def _code(
-    drill: CodeDrill, answer: str, seed: int, params: dict, result: RunResult | None
-) -> tuple[Verdict, list[str]]:
-    static = codecheck.judge_static(drill, answer)
-    if static is not None:
-        return static
     try:
-        codecheck.code_kwargs(drill, params, answer, seed)
-    except codecheck.AuthoringError as exc:
-        return Verdict("authoring", f"The drill is broken: {exc.field}: {exc}.", ""), []
+        data = _PREDICT_DATA.validate_python(result.value)  # type: ignore[union-attr]
+    except ValidationError as exc:
+        return malformed(exc)
+    if isinstance(data, PredictAuthoring):
+        err = data.error
+        line = f" at line {err.line}" if err.line else ""
+        msg = f"The drill is broken: its {data.field} raised {err.type}{line}: {err.message}"
+        return Judgement("authoring", msg, "")
+    context = data.context.model_dump() if data.context else None
+    truth = data.value.model_dump()
+    return judge_predict(truth, context, answer, drill.tolerance)
+
+
+def _code(result: RunResult | None) -> tuple[Judgement, list[str]]:
     stop = _from_result(result)
     if stop:
         return stop, []
-    return codecheck.judge_code(result.value)  # type: ignore[union-attr]
+    try:
+        data = CodeData.model_validate(result.value)  # type: ignore[union-attr]
+    except ValidationError as exc:
+        return malformed(exc), []
+    return codecheck.judge_code(data.model_dump(by_alias=True))
 
 
-def judge(ref: DrillLike, answer: str, seed: int, result: RunResult | None) -> Grade:
-    """The grade of ``answer`` given the result of ``plan``'s sandbox call (None if no call)."""
+def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Grade:
+    """The grade of ``answer`` from its plan and the result of the plan's call (None if none)."""
     drill = ref.drill
-    params = draw_params(drill.params, seed)
-    forbidden: list[str] = []
-    if isinstance(drill, PredictDrill):
-        verdict = _predict(drill, answer, result)
-    elif isinstance(drill, OrderDrill):
-        verdict = judge_order(drill, params, answer)
-    elif isinstance(drill, ChoiceDrill):
-        verdict = judge_choice(drill, params, answer)
+    forbidden = list(p.forbidden)
+    if p.decided is not None:
+        judgement = p.decided
+    elif isinstance(drill, PredictDrill):
+        judgement = _predict(drill, answer, result)
     else:
-        verdict, forbidden = _code(drill, answer, seed, params, result)
+        judgement, forbidden = _code(result)
     return Grade(
         drill=ref.full_id,
-        seed=seed,
-        params=params,
-        status=verdict.status,
-        correct=verdict.correct,
-        expected=verdict.expected,
-        feedback=verdict.feedback,
-        category=verdict.category,
-        hint=hint_for_category(verdict.category),
+        seed=p.seed,
+        params=p.params,
+        status=judgement.status,
+        correct=judgement.correct,
+        expected=judgement.expected,
+        feedback=judgement.feedback,
+        category=judgement.category,
+        hint=hint_for_category(judgement.category),
         forbidden=forbidden,
     )
 
@@ -156,19 +176,25 @@ def hint_for(grade: Grade) -> str | None:
     return None if grade.correct else hint_for_category(grade.category)
 
 
+def run_call(p: Plan, sandbox: Sandbox) -> RunResult | None:
+    """Make the plan's sandbox call, if it has one, in a sync ``Sandbox``."""
+    if p.call is None:
+        return None
+    c = p.call
+    return sandbox.call(c.target, timeout=c.timeout, memory_mb=c.memory_mb, **c.kwargs)
+
+
 def grade(ref: DrillLike, answer: str, seed: int, sandbox: Sandbox) -> Grade:
     """Grade ``answer`` for the attempt ``seed``, running the plan in a sync ``Sandbox``."""
     p = plan(ref, answer, seed)
-    result = None
-    if p is not None:
-        result = sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
-    return judge(ref, answer, seed, result)
+    return judge(ref, p, answer, run_call(p, sandbox))
 
 
 async def grade_async(ref: DrillLike, answer: str, seed: int, sandbox: AsyncSandbox) -> Grade:
     """Grade ``answer`` with an ``AsyncSandbox`` (the UI's way; same logic as ``grade``)."""
     p = plan(ref, answer, seed)
     result = None
-    if p is not None:
-        result = await sandbox.call(p.target, timeout=p.timeout, memory_mb=p.memory_mb, **p.kwargs)
-    return judge(ref, answer, seed, result)
+    if p.call is not None:
+        c = p.call
+        result = await sandbox.call(c.target, timeout=c.timeout, memory_mb=c.memory_mb, **c.kwargs)
+    return judge(ref, p, answer, result)

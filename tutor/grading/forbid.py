@@ -6,13 +6,17 @@ are resolved through the learner's own aliases: ``import torch as t``, ``from to
 outer as o``, ``f = torch.outer`` and ``getattr(torch, "outer")`` all reach ``torch.outer``;
 ``nn`` and ``F`` are pre-imported as ``torch.nn`` and ``torch.nn.functional``. Forbidding a
 module (``torch.linalg``) forbids everything under it. What the code reaches at run time by
-other means is caught by the runtime trace (``tutor.probes.forbid_trace``).
+other means is caught by the runtime trace (``tutor.probes.forbid_trace``). Forbidding a
+namespace forbids the tensor methods that enter it (``torch.autograd``: ``x.backward()``).
+Answers to drills with rules are also refused any dynamic access (``forbid_dynamic``).
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+
+from tutor.grading.forbid_dynamic import dynamic_uses
+from tutor.grading.forbid_use import METHODS_INTO, Use
 
 #: keyword -> the AST node types that count as using it
 KEYWORDS: dict[str, tuple[type[ast.AST], ...]] = {
@@ -26,19 +30,6 @@ KEYWORDS: dict[str, tuple[type[ast.AST], ...]] = {
     "class": (ast.ClassDef,),
 }
 PREIMPORTED = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
-
-
-@dataclass(frozen=True)
-class Use:
-    """One use of a forbidden construct: which entry of ``forbid``, where, and how it was written."""
-
-    name: str
-    line: int
-    written: str
-
-    def __str__(self) -> str:
-        how = "" if self.written == self.name else f" (as `{self.written}`)"
-        return f"line {self.line}: `{self.name}`{how}"
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -102,7 +93,8 @@ def _matches(name: str, forbidden: str) -> bool:
 
 
 def find_forbidden(code: str, forbid: list[str]) -> list[Use]:
-    """Every forbidden construct the code uses (one ``Use`` per entry, at its first line).
+    """Every forbidden construct the code uses (one ``Use`` per entry, at its first line),
+    then, when ``forbid`` is not empty, every dynamic access (``forbid_dynamic``).
 
     Raises SyntaxError when the code does not parse.
     """
@@ -140,8 +132,16 @@ def find_forbidden(code: str, forbid: list[str]) -> list[Use]:
                 )
         elif isinstance(node, ast.Import):
             candidates += [(a.name, f"import {a.name}") for a in node.names]
+        if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
+            for f in dotted:
+                if node.attr in METHODS_INTO.get(f, ()):
+                    note(f, node, f"{ast.unparse(node)}")
         for name, written in candidates:
             for f in dotted:
                 if _matches(name, f):
                     note(f, node, written)
-    return sorted(found.values(), key=lambda u: (u.line, u.name))
+    uses = sorted(found.values(), key=lambda u: (u.line, u.name))
+    if forbid:
+        resolve = aliases.resolve if aliases is not None else _Aliases(tree).resolve
+        uses += dynamic_uses(tree, resolve)
+    return uses

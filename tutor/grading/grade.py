@@ -1,13 +1,15 @@
-"""The data of a grading: the ``Plan`` of a sandbox call and the ``Grade`` it ends in."""
+"""The data of a grading: the ``Judgement`` of one drill kind, the ``Plan`` that grading one
+answer follows (computed once) and the ``Grade`` it ends in."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 #: every status a Grade can have
-STATUSES = (
+Status = Literal[
     "correct",  # the answer is right
     "wrong",  # a verdict was reached and the answer is not right (forbidden uses included)
     "invalid",  # the answer could not be read (unparseable, syntax error, not an offered line)
@@ -16,18 +18,46 @@ STATUSES = (
     "memory",
     "output_limit",
     "crashed",
-    "sandbox_error",  # the sandbox failed
+    "sandbox_error",  # the sandbox failed, or its data could not be read
     "error",  # grading failed for another reason (the message says which)
-)
+]
+STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 
 
-class Plan(BaseModel):
-    """One sandbox call that grading needs: ``Sandbox.call(target, **kwargs)`` under limits."""
+@dataclass
+class Judgement:
+    """What the judge of one drill kind decided (the engine turns it into a ``Grade``)."""
+
+    status: Status
+    feedback: str
+    expected: str
+    category: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+
+class Call(BaseModel):
+    """One sandbox call: ``Sandbox.call(target, timeout=..., memory_mb=..., **kwargs)``."""
 
     target: str = Field(description="tutor.probes.MODULE:FUNCTION")
     kwargs: dict[str, Any] = Field(default_factory=dict)
     timeout: float = 5.0
     memory_mb: int = 1024
+
+
+@dataclass
+class Plan:
+    """Everything grading one answer needs, computed once by ``engine.plan``: the params drawn
+    for the seed, the judgement already reached without the sandbox (order/choice drills, code
+    that does not parse or uses a forbidden construct, a broken drill), or the sandbox call."""
+
+    seed: int
+    params: dict[str, Any]
+    call: Call | None = None
+    decided: Judgement | None = None
+    forbidden: list[str] = field(default_factory=list)
 
 
 class Grade(BaseModel):
@@ -36,7 +66,7 @@ class Grade(BaseModel):
     drill: str = Field(description="full id, pack/drill")
     seed: int = Field(description="replays this attempt's params and trial inputs")
     params: dict[str, Any] = Field(default_factory=dict, description="values drawn for the seed")
-    status: str = Field(description="one of STATUSES")
+    status: Status
     correct: bool
     expected: str = Field(default="", description="a readable rendering of the truth")
     feedback: str = Field(default="", description="what differs, in plain words")

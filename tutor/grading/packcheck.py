@@ -12,11 +12,12 @@ message)`` naming the field, e.g. ``drills[2].wrong[0]``.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from tutor.content.loader import load_pack_located
 from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
@@ -24,12 +25,15 @@ from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
 from tutor.grading import codecheck
 from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, judge
+from tutor.grading.grade import Plan
 from tutor.grading.variants import draw_params, render
+from tutor.probes.data_grading import CodeData, PredictData
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
 
 SEEDS = range(5)
+_PREDICT_DATA: TypeAdapter = TypeAdapter(PredictData)
 
 
 @dataclass
@@ -64,11 +68,22 @@ def _where(drill: Drill, seed: int) -> str:
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
-def _call(sandbox: Sandbox, target: str, timeout: float, **kwargs: Any) -> Any:
-    """One batched probe call; its list of results, or a RunResult when it did not finish."""
+def _call(sandbox: Sandbox, target: str, timeout: float, check: Any, **kwargs: Any) -> Any:
+    """One batched probe call; its list of results (each validated by ``check``, a pydantic
+    model or adapter, and dumped back to plain data), or a RunResult when it did not finish.
+    Data that does not fit comes back as a RunResult with status ``sandbox_error``."""
+    from tutor.sandbox.result import RunResult, Status
+
     result = sandbox.call(target, timeout=timeout * len(SEEDS), **kwargs)
     if str(result.status) == "ok" and isinstance(result.value, list):
-        return result.value
+        validate = getattr(check, "validate_python", None) or check.model_validate
+        try:
+            return [validate(v).model_dump(by_alias=True) for v in result.value]
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            reason = f"the probe sent data that cannot be read ({where}: {first['msg']})"
+            return RunResult(status=Status.sandbox_error, reason=reason)
     return result
 
 
@@ -79,7 +94,11 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
         params = draw_params(drill.params, seed)
         cases.append({"setup": render(drill.setup, params), "ask": render(drill.ask, params)})
     values = _call(
-        sandbox, "tutor.probes.grade_predict:predict_seeds", PREDICT_TIMEOUT, cases=cases
+        sandbox,
+        "tutor.probes.grade_predict:predict_seeds",
+        PREDICT_TIMEOUT,
+        _PREDICT_DATA,
+        cases=cases,
     )
     if not isinstance(values, list):
         rep.add(("drills", i, "ask"), f"setup/ask did not finish: {values.status} {values.reason}")
@@ -116,7 +135,7 @@ def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
 def _grades(ref: _Ref, text: str, sandbox: Sandbox, stop_on: str) -> list[tuple[int, Any]]:
     """(seed, Grade | probe data | RunResult) for each seed that ran."""
     runs = _runs(ref, text)
-    values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT,
+    values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT, CodeData,
                    runs=runs, stop_on=stop_on)  # fmt: skip
     if not isinstance(values, list):
         return [(SEEDS[0], values)]
@@ -127,6 +146,12 @@ def _data_result(value: dict[str, Any]) -> Any:
     from tutor.sandbox.result import RunResult, Status
 
     return RunResult(status=Status.ok, value=value)
+
+
+def _judged(ref: _Ref, answer: str, seed: int, value: dict[str, Any]) -> Any:
+    """The Grade of one seed's probe data (the answer already passed the static reading)."""
+    plan = Plan(seed=seed, params=draw_params(ref.drill.params, seed))
+    return judge(ref, plan, answer, _data_result(value))
 
 
 def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
@@ -146,7 +171,7 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
             rep.add(("drills", i, field), msg, err.get("line"))
             return False
         answer = render(drill.reference, draw_params(drill.params, seed))
-        g = judge(ref, answer, seed, _data_result(value))
+        g = _judged(ref, answer, seed, value)
         if not g.correct:
             rep.add(("drills", i, "reference"), "the reference does not pass its own check on "
                     f"{where}: {g.feedback}")  # fmt: skip
@@ -169,7 +194,7 @@ def _check_failing(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
             if not isinstance(value, dict):
                 break  # ran out of time or memory: it fails
             answer = render(text, draw_params(drill.params, seed))
-            if judge(ref, answer, seed, _data_result(value)).correct:
+            if _judged(ref, answer, seed, value).correct:
                 where = _where(drill, seed)
                 if name == "starter":
                     msg = f"the starter already passes the check on {where}; nothing to do"
@@ -258,15 +283,12 @@ def check_packs(
     return problems
 
 
-def run_stage(packs: list[Pack], ctx: Any = None) -> list[Problem]:
-    """The sandbox stage as ``tutor pack check`` runs it (the runtime from the CLI settings)."""
+def run_stage(packs: list[Pack], runtime: str | None = None) -> tuple[list[Problem], list[str]]:
+    """The sandbox stage as ``tutor pack check`` runs it, in a sandbox of ``runtime``: the
+    problems found, and why packs were skipped (the command prints both)."""
     from tutor.sandbox import Sandbox
-    from tutor.settings import Settings
 
-    settings = ctx.find_object(Settings) if ctx is not None else None
     skipped: list[str] = []
-    with Sandbox(settings.runtime if settings else None) as sandbox:
+    with Sandbox(runtime) as sandbox:
         problems = check_packs(packs, sandbox, skipped)
-    for reason in skipped:
-        print(f"skipped: {reason}", file=sys.stderr)
-    return problems
+    return problems, skipped

@@ -8,31 +8,17 @@ where torch raises (and the reverse), and names the failure category for the tar
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 from tutor.grading.answers import AnswerError, ExcName, Seq, TensorLit, Word, parse_answer
+from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
 from tutor.grading.matching import dtype_of, equal, flat, shape_of
 from tutor.grading.truth import Tagged, number, show
 
 _GENERIC_RAISE = {"error", "exception", "raises", "raise", "it raises", "throws", "fails", "crash"}
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
-
-
-@dataclass
-class Verdict:
-    """What the judge of one kind decided (the engine turns it into a ``Grade``)."""
-
-    status: str
-    feedback: str
-    expected: str
-    category: str | None = None
-
-    @property
-    def correct(self) -> bool:
-        return self.status == "correct"
 
 
 def row_major(shape: list[int]) -> list[int]:
@@ -197,7 +183,7 @@ def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]
     return f"Not {_said(answer)}.", "value"
 
 
-def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: float) -> Verdict:
+def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: float) -> Judgement:
     """Grade the typed ``text`` against the truth torch produced."""
     expected = show(truth)
     if truth["type"] in ("int", "float") and _THOUSANDS.fullmatch(text.strip()):
@@ -205,8 +191,8 @@ def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: flo
     try:
         answer = parse_answer(text)
     except AnswerError as exc:
-        return Verdict("invalid", f"Could not read your answer: {exc}.", expected)
+        return Judgement("invalid", f"Could not read your answer: {exc}.", expected)
     if equal(truth, answer, tolerance) is None:
-        return Verdict("correct", "Correct." + _lenient(truth, answer), expected)
+        return Judgement("correct", "Correct." + _lenient(truth, answer), expected)
     feedback, category = explain(truth, answer, context)
-    return Verdict("wrong", feedback, expected, category)
+    return Judgement("wrong", feedback, expected, category)

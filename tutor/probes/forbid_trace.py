@@ -9,10 +9,14 @@ A :class:`~torch.overrides.TorchFunctionMode` sees every torch function, tensor 
 from __future__ import annotations
 
 import importlib
+import inspect
+from types import ModuleType
 from typing import Any
 
 import torch
 from torch.overrides import TorchFunctionMode
+
+from tutor.grading.forbid_use import METHODS_INTO
 
 
 def _lookup(dotted: str) -> Any | None:
@@ -36,7 +40,8 @@ def resolve_forbidden(names: list[str]) -> dict[int, str]:
     """Map ``id(callable)`` -> forbidden name, for dotted names under ``torch``.
 
     A function of the ``torch`` namespace forbids the tensor method of the same name too
-    (``torch.outer`` also forbids ``a.outer(b)``).
+    (``torch.outer`` also forbids ``a.outer(b)``); a namespace forbids its functions and the
+    tensor methods that enter it (``torch.autograd``: ``x.backward()``).
     """
     table: dict[int, str] = {}
     for name in names:
@@ -46,6 +51,12 @@ def resolve_forbidden(names: list[str]) -> dict[int, str]:
         if obj is None:
             continue
         table[id(obj)] = name
+        if isinstance(obj, ModuleType):
+            for value in vars(obj).values():
+                if inspect.isfunction(value) or inspect.isbuiltin(value):
+                    table.setdefault(id(value), name)
+        for method in METHODS_INTO.get(name, ()):
+            table[id(getattr(torch.Tensor, method))] = name
         head, _, last = name.rpartition(".")
         if head == "torch":
             method = getattr(torch.Tensor, last, None)

@@ -1,30 +1,40 @@
-"""Runtime side of code and fix drills: run the learner's code and judge it, returning data.
+"""Runtime side of code and fix drills: the judge. It never runs the learner's code.
 
-``check_code(...)`` runs, in one sandboxed call and in separate fresh namespaces:
+``check_code(...)`` is one sandboxed call, in two processes:
 
-1. with ``call``: ``setup`` + the reference, and the reference's output on every trial input;
-2. ``setup`` + the learner's code under a :class:`ForbidTrace` (forbidden torch calls recorded);
-3. with ``call``: the learner's function on the same trial inputs (fresh copies, the same
-   ``torch.manual_seed`` before each call), each output compared strictly with the reference's;
-4. with ``assert_code``: that code, in the learner's namespace.
+- the learner's process (``grade_learner``, forked first, holding only stdout, stderr and one
+  channel) runs ``setup`` + the learner's code under a ``ForbidTrace`` and, with ``call``, the
+  learner's function on every trial input; it sends the results as data (``grade_wire``);
+- this process, the judge, runs ``setup`` + the reference on the same trial inputs, compares
+  each learner result (rebuilt from data) strictly with the reference's, then runs the
+  ``assert`` stage here, over the learner's names rebuilt as data (its functions and modules
+  stand in as ``grade_remote.Remote``: calling one asks the learner's process, and only data
+  comes back).
 
-It returns ``{"stage", "error", "forbidden", "trials", "passed", "failure", "assert", "notes"}``
-where ``stage`` is ``done``, ``setup_error``, ``reference_error`` or ``answer_error`` (``error``
-then says ``type``, ``message``, ``line`` and, for a trial, ``trial`` and ``inputs``), and
-``failure`` is the smallest failing trial: its ``trial``, ``seed``, ``params``, ``inputs``, and
-either ``raised`` (the exception the learner's function raised) or ``diff`` (what differs, from
-``grade_compare.diff``) with the ``expected`` and ``got`` values as tagged data.
+It returns ``{"stage", "error", "forbidden", "trials", "passed", "failure", "assert", "notes",
+"exit"}`` (``data_grading.CodeData``) where ``stage`` is ``done``, ``setup_error``,
+``reference_error``, ``answer_error`` (``error`` then says ``type``, ``message``, ``line`` and, for
+a trial, ``trial`` and ``inputs``), ``answer_exit`` (the learner's process ended without sending
+its results: ``exit`` says how) or ``learner_data`` (it sent something that is not valid data),
+and ``failure`` is the smallest failing trial: its ``trial``, ``seed``, ``params``, ``inputs``,
+and either ``raised`` (the exception the learner's function raised) or ``diff`` (what differs,
+from ``grade_compare.diff``) with the ``expected`` and ``got`` values as tagged data.
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
 from typing import Any
 
 import torch
 
-from tutor.probes.forbid_trace import ForbidTrace
+from tutor.probes.data_grading import ExitInfo
 from tutor.probes.grade_compare import diff, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
+from tutor.probes.grade_learner import learner_side
+from tutor.probes.grade_link import Gone, spawn
+from tutor.probes.grade_remote import BadData, Learner
 from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
 from tutor.probes.values import encode, encode_tensor
 
@@ -64,9 +74,9 @@ def _reference_outputs(
 
 
 def _trial(
-    fn: Any, spec: dict, i: int, expected: Any, trace: ForbidTrace, tol: float
+    learner: Learner, spec: dict, i: int, expected: Any, output: dict, tol: float
 ) -> dict | None:
-    """None if the learner's function agrees with the reference on trial ``i``, else why not."""
+    """None if the learner's output on trial ``i`` agrees with the reference's, else why not."""
     inputs = make_inputs(spec)
     record: dict[str, Any] = {
         "trial": i,
@@ -76,18 +86,74 @@ def _trial(
         "size": numel(inputs),
         "expected": _show(expected),
     }
-    torch.manual_seed(int(spec["seed"]))
-    try:
-        with trace:
-            got = fn(*fresh_copies(inputs))
-    except (Exception, SystemExit) as exc:
-        record["raised"] = describe_error(exc, "<answer>")
+    if "raised" in output:
+        record["raised"] = output["raised"]
         return record
+    got = learner.value(output["value"])
     d = diff(expected, got, tol)
     if d is None:
         return None
     record.update(diff=d, got=_show(got), notes=notes(expected, got))
     return record
+
+
+def _names(code: str) -> set[str]:
+    """The names ``code`` reads that the judge's own namespace does not provide."""
+    found = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+    return found - set(fresh_namespace()) - set(dir(builtins))
+
+
+def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
+    """Run the ``assert`` stage here, in the judge, over the learner's names rebuilt as data
+    (objects of its process stand in as ``Remote``s)."""
+    ns = fresh_namespace()
+    try:
+        wanted = sorted(_names(assert_code))
+    except SyntaxError as exc:
+        return {"ok": False, **describe_error(exc, "<assert>")}
+    given = learner.request("names", names=wanted) if wanted else {}
+    if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
+        raise BadData("it answered the names with something else")
+    ns.update({k: v for k, v in given.items() if k in wanted})
+    torch.manual_seed(seed)
+    try:
+        run_code(assert_code, ns, "<assert>")
+    except AssertionError as exc:
+        return {"ok": False, "type": "AssertionError", "message": str(exc)}
+    except (Gone, BadData):
+        raise
+    except Exception as exc:
+        return {"ok": False, **describe_error(exc, "<assert>")}
+    return {"ok": True}
+
+
+def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    call, trials = kw["call"], kw["trials"]
+    expected: list[Any] = []
+    if call:
+        expected, stop = _reference_outputs(kw["setup"], kw["reference"], call, trials, kw["seed"])
+        if stop:
+            return {**out, **stop}
+    ran, raw = learner.ran()
+    if ran.stage != "done":
+        stage = "setup_error" if ran.stage == "setup_error" else "answer_error"
+        return {**out, "stage": stage, "error": raw["error"], "forbidden": learner.end()}
+    if call:
+        if len(raw["outputs"]) != len(trials):
+            raise BadData(f"it sent {len(raw['outputs'])} results for {len(trials)} trials")
+        failures = []
+        for i, spec in enumerate(trials):
+            record = _trial(learner, spec, i, expected[i], raw["outputs"][i], kw["tolerance"])
+            if record is not None:
+                failures.append(record)
+        out["trials"] = len(trials)
+        out["passed"] = len(trials) - len(failures)
+        if failures:
+            out["failure"] = min(failures, key=lambda r: (r["size"], r["trial"]))
+    if kw["assert_code"]:
+        out["assert"] = _assert(learner, kw["assert_code"], kw["seed"])
+    out["forbidden"] = learner.end()
+    return out
 
 
 def check_code(
@@ -101,9 +167,13 @@ def check_code(
     tolerance: float,
     forbid: list[str],
     seed: int = 0,
+    secrets: list[str] | None = None,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
+    The learner's code runs in its own process (forked first, before anything of the reference
+    is computed; ``secrets``: more text to wipe from its memory). This process, the judge, runs
+    the reference and the ``assert`` stage and compares, on data only.
     The global torch RNG is seeded with ``seed`` before each ``setup``, so an attempt that
     uses unseeded randomness (a training loop) replays exactly from its seed.
     """
@@ -111,49 +181,23 @@ def check_code(
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
         "failure": None, "assert": None, "notes": [],
     }  # fmt: skip
-    expected: list[Any] = []
-    if call:
-        expected, stop = _reference_outputs(setup, reference, call, trials, seed)
-        if stop:
-            return {**out, **stop}
-    trace = ForbidTrace(forbid)
-    ns = fresh_namespace()
-    torch.manual_seed(seed)
+    spec = {"setup": setup, "answer": answer, "call": call, "trials": trials,
+            "forbid": forbid, "seed": seed}  # fmt: skip
+    hidden = [reference, assert_code or "", *(secrets or [])]
+    learner = Learner(*spawn(learner_side(spec), hidden, keep=[setup, answer]))
+    kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
+          "assert_code": assert_code, "tolerance": tolerance, "seed": seed}  # fmt: skip
     try:
-        run_code(setup, ns, "<setup>")
-    except (Exception, SystemExit) as exc:
-        return {**out, "stage": "setup_error", "error": describe_error(exc, "<setup>")}
-    try:
-        with trace:
-            run_code(answer, ns, "<answer>")
-    except (Exception, SystemExit) as exc:
-        return {**out, "stage": "answer_error", "error": describe_error(exc, "<answer>"),
-                "forbidden": trace.used}  # fmt: skip
-    if call:
-        fn = ns.get(call)
-        if not callable(fn):
-            msg = f"your code defines no function `{call}`"
-            err = {"type": "NameError", "message": msg, "line": None}
-            return {**out, "stage": "answer_error", "error": err, "forbidden": trace.used}
-        failures = []
-        for i, spec in enumerate(trials):
-            record = _trial(fn, spec, i, expected[i], trace, tolerance)
-            if record is not None:
-                failures.append(record)
-        out["trials"] = len(trials)
-        out["passed"] = len(trials) - len(failures)
-        if failures:
-            out["failure"] = min(failures, key=lambda r: (r["size"], r["trial"]))
-    if assert_code:
-        try:
-            run_code(assert_code, ns, "<assert>")
-            out["assert"] = {"ok": True}
-        except AssertionError as exc:
-            out["assert"] = {"ok": False, "type": "AssertionError", "message": str(exc)}
-        except (Exception, SystemExit) as exc:
-            out["assert"] = {"ok": False, **describe_error(exc, "<assert>")}
-    out["forbidden"] = trace.used
-    return out
+        return _judge(learner, kw, out)
+    except Gone:
+        ended = learner.finish() or ExitInfo(code=0, note="it ended before sending its results")
+        return {**out, "stage": "answer_exit", "exit": ended.model_dump()}
+    except BadData as exc:
+        error = {"type": "BadData", "message": str(exc), "line": None}
+        learner.kill()
+        return {**out, "stage": "learner_data", "error": error}
+    finally:
+        learner.finish()
 
 
 def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str, Any]]:
@@ -163,8 +207,9 @@ def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str,
     or ``"pass"`` (checking a starter or wrong answer: stop at the first run that passes).
     """
     out = []
+    secrets = [r["reference"] for r in runs] + [r["assert_code"] or "" for r in runs]
     for kwargs in runs:
-        value = check_code(**kwargs)
+        value = check_code(**kwargs, secrets=secrets)
         out.append(value)
         passed = (
             value["stage"] == "done"

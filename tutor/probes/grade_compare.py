@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 
+from tutor.probes.grade_wire import Unsupported
 from tutor.probes.values import dtype_name, scalar
 
 # bound before any learner code runs, so rebinding torch.allclose & co cannot fool the check
@@ -26,6 +27,8 @@ _NoSubclass = torch._C.DisableTorchFunctionSubclass
 
 
 def _kind(x: Any) -> str:
+    if isinstance(x, Unsupported):
+        return x.what
     if isinstance(x, torch.Tensor):
         return f"a tensor of shape {tuple(x.shape)}"
     if isinstance(x, bool):
