@@ -8,9 +8,11 @@ three alike:
 - full grade:  ``grading.engine.grade`` — plan, the same call, then parsing and judging the
   learner's answer (what the TUI and ``tutor drill run`` do).
 
-Then code drills, graded end to end with ``grading.engine.grade`` (every sandbox call the
-engine makes): ``outer`` (20 random trials against the reference, forbid rules) and ``row-norm``
-(an ``assert`` stage), each with a right answer.
+Then code drills, graded end to end (plan, the one sandbox call, judge): ``outer`` (20 random
+trials against the reference, forbid rules) and ``row-norm`` (an ``assert`` stage that calls the
+learner's function), each with a right answer, and the split inside that call as the judge
+measures it: forking the learner's process, the reference, waiting for the learner's results,
+comparing, and the assert stage (with its requests to the learner's process).
 
 Prints p50/p90 in ms and the grading overhead (full grade minus bare call). Target: full grade
 p50 <= 25 ms warm on an idle machine.
@@ -74,7 +76,7 @@ def main() -> None:
             times["full grade"].append((time.perf_counter() - t) * 1000)
         result = run_call(p, sandbox)
     assert g.status in ("correct", "wrong"), g
-    code_times = code_drills(pack)
+    code_times, split = code_drills(pack)
     pure = []
     for _ in range(ROUNDS * 10):  # the engine's own work: plan + judge on a recorded result
         t = time.perf_counter()
@@ -95,12 +97,19 @@ def main() -> None:
         print(
             f"  {name:<11} p50 {statistics.median(samples):7.1f} ms   p90 {pct(samples, 0.9):7.1f} ms"
         )
+    print("  inside the call, as the judge measures it (p50 ms):")
+    for name, parts in split.items():
+        shown = "  ".join(
+            f"{k.removesuffix('_ms')} {statistics.median(v):.1f}" for k, v in parts.items()
+        )
+        print(f"  {name:<11} {shown}")
 
 
-def code_drills(pack) -> dict[str, list[float]]:
+def code_drills(pack) -> tuple[dict[str, list[float]], dict[str, dict[str, list[float]]]]:
     """End-to-end grading times of right answers to the code drills in ``CODE_ANSWERS``."""
     refs = {d.id: Ref(pack.full_id(d), d) for d in pack.drills if d.id in CODE_ANSWERS}
     times: dict[str, list[float]] = {name: [] for name in CODE_ANSWERS}
+    split: dict[str, dict[str, list[float]]] = {name: {} for name in CODE_ANSWERS}
     with Sandbox() as sandbox:
         for name, answer in CODE_ANSWERS.items():
             for seed in range(3):
@@ -109,9 +118,14 @@ def code_drills(pack) -> dict[str, list[float]]:
         for i in range(CODE_ROUNDS):
             for name, answer in CODE_ANSWERS.items():
                 t = time.perf_counter()
-                grade(refs[name], answer, i, sandbox)
+                p = plan(refs[name], answer, i)
+                result = run_call(p, sandbox)
+                g = judge(refs[name], p, answer, result)
                 times[name].append((time.perf_counter() - t) * 1000)
-    return times
+                assert g.correct, g
+                for key, ms in (result.value.get("timings") or {}).items():
+                    split[name].setdefault(key, []).append(ms)
+    return times, split
 
 
 if __name__ == "__main__":

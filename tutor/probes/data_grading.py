@@ -134,6 +134,10 @@ class CodeData(_Strict):
     assert_: AssertOutcome | None = Field(default=None, alias="assert")
     notes: list[str] = Field(default_factory=list)
     exit: ExitInfo | None = None
+    timings: dict[str, float] = Field(
+        default_factory=dict,
+        description="ms: fork, reference, learner (until its results arrived), compare, assert",
+    )
 
 
 # ---------------------------------------------------------------- learner <-> judge

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import time
 from typing import Any
 
 import torch
@@ -129,12 +130,16 @@ def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
 
 def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
     call, trials = kw["call"], kw["trials"]
+    clock = out["timings"]
+    start = time.perf_counter()
     expected: list[Any] = []
     if call:
         expected, stop = _reference_outputs(kw["setup"], kw["reference"], call, trials, kw["seed"])
         if stop:
             return {**out, **stop}
+    clock["reference_ms"] = _ms(start)
     ran, raw = learner.ran()
+    clock["learner_ms"] = _ms(start)  # the learner's process ran meanwhile, from the fork
     if ran.stage != "done":
         stage = "setup_error" if ran.stage == "setup_error" else "answer_error"
         return {**out, "stage": stage, "error": raw["error"], "forbidden": learner.end()}
@@ -150,10 +155,16 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
         out["passed"] = len(trials) - len(failures)
         if failures:
             out["failure"] = min(failures, key=lambda r: (r["size"], r["trial"]))
+    clock["compare_ms"] = _ms(start) - clock["learner_ms"]
     if kw["assert_code"]:
         out["assert"] = _assert(learner, kw["assert_code"], kw["seed"])
     out["forbidden"] = learner.end()
+    clock["assert_ms"] = _ms(start) - clock["learner_ms"] - clock["compare_ms"]
     return out
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 3)
 
 
 def check_code(
@@ -179,12 +190,14 @@ def check_code(
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
-        "failure": None, "assert": None, "notes": [],
+        "failure": None, "assert": None, "notes": [], "timings": {},
     }  # fmt: skip
+    forked = time.perf_counter()
     spec = {"setup": setup, "answer": answer, "call": call, "trials": trials,
             "forbid": forbid, "seed": seed}  # fmt: skip
     hidden = [reference, assert_code or "", *(secrets or [])]
     learner = Learner(*spawn(learner_side(spec), hidden, keep=[setup, answer]))
+    out["timings"]["fork_ms"] = _ms(forked)
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
           "assert_code": assert_code, "tolerance": tolerance, "seed": seed}  # fmt: skip
     try:
