@@ -67,11 +67,11 @@ def check(
         targets += expand(builtin_pack_dir())
     packs, problems = check_paths(targets)
     if packs and not no_run:
+        from tutor.commands.context import open_sandbox
         from tutor.grading.packcheck import run_stage
-        from tutor.settings import Settings
 
-        settings = ctx.find_object(Settings)
-        found, skipped = run_stage(packs, settings.runtime if settings else None)
+        with open_sandbox(ctx) as sandbox:
+            found, skipped = run_stage(packs, sandbox)
         problems += found
         for reason in skipped:
             click.echo(f"skipped: {reason}", err=True)

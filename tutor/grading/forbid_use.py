@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: namespace -> the tensor methods that enter it (forbidding the namespace forbids them);
-#: read by the AST pass and by the runtime trace (``tutor.probes.forbid_trace``)
-METHODS_INTO = {"torch.autograd": ("backward",)}
+from tutor.probes.data_grading import METHODS_INTO
+
+__all__ = ["METHODS_INTO", "Use"]
 
 
 @dataclass(frozen=True)

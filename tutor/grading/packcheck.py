@@ -283,12 +283,9 @@ def check_packs(
     return problems
 
 
-def run_stage(packs: list[Pack], runtime: str | None = None) -> tuple[list[Problem], list[str]]:
-    """The sandbox stage as ``tutor pack check`` runs it, in a sandbox of ``runtime``: the
-    problems found, and why packs were skipped (the command prints both)."""
-    from tutor.sandbox import Sandbox
-
+def run_stage(packs: list[Pack], sandbox: Sandbox) -> tuple[list[Problem], list[str]]:
+    """The sandbox stage as ``tutor pack check`` runs it: the problems found, and why packs
+    were skipped (the command prints both)."""
     skipped: list[str] = []
-    with Sandbox(runtime) as sandbox:
-        problems = check_packs(packs, sandbox, skipped)
+    problems = check_packs(packs, sandbox, skipped)
     return problems, skipped

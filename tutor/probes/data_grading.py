@@ -18,6 +18,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+#: namespace -> the tensor methods that enter it (forbidding the namespace forbids them);
+#: read by the AST pass (``tutor.grading.forbid``) and the runtime trace (``forbid_trace``)
+METHODS_INTO = {"torch.autograd": ("backward",)}
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
-from tutor.grading.forbid_use import METHODS_INTO
+from tutor.probes.data_grading import METHODS_INTO
 
 
 def _lookup(dotted: str) -> Any | None:

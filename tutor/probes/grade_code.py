@@ -35,7 +35,7 @@ from tutor.probes.grade_compare import diff, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, spawn
-from tutor.probes.grade_remote import BadData, Learner
+from tutor.probes.grade_remote import BadData, Learner, LearnerRaised
 from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
 from tutor.probes.values import encode, encode_tensor
 
@@ -112,7 +112,10 @@ def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
         wanted = sorted(_names(assert_code))
     except SyntaxError as exc:
         return {"ok": False, **describe_error(exc, "<assert>")}
-    given = learner.request("names", names=wanted) if wanted else {}
+    try:
+        given = learner.request("names", names=wanted) if wanted else {}
+    except LearnerRaised as exc:
+        raise BadData(f"it could not give its names ({exc})") from None
     if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
         raise BadData("it answered the names with something else")
     ns.update({k: v for k, v in given.items() if k in wanted})

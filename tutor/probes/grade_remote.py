@@ -22,7 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from tutor.probes.data_grading import Ended, ExitInfo, LearnerMessage, Ran, Reply
 from tutor.probes.grade_link import LEARNER_FAILED, Gone, TooLarge, recv, send
-from tutor.probes.grade_wire import Malformed, from_wire, to_wire
+from tutor.probes.grade_wire import Malformed, Unsupported, from_wire, to_wire
 
 _MESSAGE = TypeAdapter(LearnerMessage)
 
@@ -131,9 +131,14 @@ class Learner:
     def value(self, raw: dict[str, Any]) -> Any:
         """Rebuild a validated wire value (handles become ``Remote``)."""
         try:
-            return from_wire(raw, lambda h: Remote(self, h) if h["t"] == "handle" else None)
+            return from_wire(raw, self._stand_in)
         except (Malformed, ValueError, TypeError, RuntimeError) as exc:
             raise BadData(f"it sent a value that cannot be rebuilt ({exc})") from None
+
+    def _stand_in(self, d: dict[str, Any]) -> Any:
+        if d["t"] == "handle":
+            return Remote(self, d)
+        return Unsupported("a reference to an object of the judge")
 
     def ran(self) -> tuple[Ran, dict[str, Any]]:
         """The ``ran`` message, and its raw form (whose wire values ``value`` rebuilds)."""
