@@ -230,6 +230,7 @@ class WHandle(_Strict):
     pytype: StrictStr
     module: StrictStr = ""
     qualname: StrictStr = ""
+    name: StrictStr = Field(default="", description="a module's own name (``io``, ``math``)")
 
 
 class WRef(_Strict):

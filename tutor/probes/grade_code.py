@@ -35,7 +35,7 @@ from tutor.probes.grade_compare import diff, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, spawn
-from tutor.probes.grade_remote import BadData, Learner, LearnerRaised
+from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
 from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
 from tutor.probes.values import encode, encode_tensor
 
@@ -98,10 +98,13 @@ def _trial(
     return record
 
 
+_OWN = {"__name__", "__builtins__", "torch", "nn", "F"}  # what fresh_namespace() binds
+
+
 def _names(code: str) -> set[str]:
     """The names ``code`` reads that the judge's own namespace does not provide."""
     found = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
-    return found - set(fresh_namespace()) - set(dir(builtins))
+    return found - _OWN - set(dir(builtins))
 
 
 def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
@@ -118,7 +121,7 @@ def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
         raise BadData(f"it could not give its names ({exc})") from None
     if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
         raise BadData("it answered the names with something else")
-    ns.update({k: v for k, v in given.items() if k in wanted})
+    ns.update({k: own_module(k, v) for k, v in given.items() if k in wanted})
     torch.manual_seed(seed)
     try:
         run_code(assert_code, ns, "<assert>")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import torch
@@ -54,13 +55,16 @@ class Handles:
     def add(self, obj: Any) -> dict[str, Any]:
         self.objects.append(obj)
         kind = type(obj)
-        return {
+        out = {
             "t": "handle",
             "id": len(self.objects) - 1,
             "pytype": str(getattr(kind, "__name__", "object")),
             "module": str(getattr(kind, "__module__", "") or ""),
             "qualname": str(getattr(kind, "__qualname__", "") or ""),
         }
+        if isinstance(obj, ModuleType):
+            out["name"] = str(obj.__name__)
+        return out
 
     def get(self, number: int) -> Any:
         return self.objects[number]
