@@ -282,6 +282,7 @@ class Ran(_Strict):
     stage: Literal["done", "setup_error", "answer_error"]
     error: ErrorInfo | None = None
     outputs: list[Output] = Field(default_factory=list)
+    forbidden: list[StrictStr] = Field(default_factory=list, description="traced so far")
 
 
 class Reply(_Strict):
@@ -291,6 +292,7 @@ class Reply(_Strict):
     value: Wire | None = None
     error: ErrorInfo | None = None
     stop: StrictBool = False
+    forbidden: list[StrictStr] = Field(default_factory=list, description="traced so far")
 
 
 class Ended(_Strict):

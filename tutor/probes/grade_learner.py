@@ -6,7 +6,8 @@ DATA to the judge, and answers the judge's requests; it never learns the verdict
    same way the judge builds them), each result encoded as wire data (``grade_wire``);
 3. one ``ran`` message, then requests from the judge's ``assert`` stage (``names``,
    ``getattr``, ``call``, ``getitem``, ``iter``, ``next``, ``len``), each run under the trace and
-   answered with data or a handle, until ``end``, answered with the forbidden calls traced.
+   answered with data or a handle, until the judge closes the channel. Every message carries
+   the forbidden calls the trace has seen so far.
 
 Whatever the learner's code does here (patch modules, forge messages, exit) changes only what
 this process sends; the judge validates every message and decides alone.
@@ -103,16 +104,16 @@ def _serve(sock: socket.socket, ns: dict[str, Any], trace: ForbidTrace) -> None:
         if request.get("op") == "end":
             send(sock, {"op": "end", "forbidden": list(trace.used)})
             return
+        reply: dict[str, Any] = {"op": "reply"}
         try:
             with trace:
                 value = _do(request, ns, handles)
+            reply["value"] = _wire(value, handles)
         except StopIteration:
-            send(sock, {"op": "reply", "stop": True})
-            continue
+            reply["stop"] = True
         except BaseException as exc:  # noqa: BLE001 - the learner's exception, as data
-            send(sock, {"op": "reply", "error": describe_error(exc, "<answer>")})
-            continue
-        send(sock, {"op": "reply", "value": _wire(value, handles)})
+            reply["error"] = describe_error(exc, "<answer>")
+        send(sock, {**reply, "forbidden": list(trace.used)})
 
 
 def learner_side(spec: dict[str, Any]) -> Any:
@@ -126,7 +127,7 @@ def learner_side(spec: dict[str, Any]) -> Any:
         trace = ForbidTrace(spec["forbid"])
         ns = fresh_namespace()
         torch.manual_seed(int(spec["seed"]))
-        send(sock, _ran(spec, ns, trace))
+        send(sock, {**_ran(spec, ns, trace), "forbidden": list(trace.used)})
         _serve(sock, ns, trace)
 
     return side

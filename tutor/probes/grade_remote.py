@@ -112,6 +112,7 @@ class Learner:
     def __init__(self, pid: int, sock: socket.socket) -> None:
         self.pid, self.sock = pid, sock
         self.status: int | None = None
+        self.forbidden: list[str] = []
 
     def receive(self) -> tuple[Ran | Reply | Ended, Any]:
         """The next message, validated, and its raw form (raises Gone or BadData).
@@ -122,11 +123,13 @@ class Learner:
         except (TooLarge, ValueError, RecursionError) as exc:
             raise BadData(f"it sent something that is not data ({exc})") from None
         try:
-            return _MESSAGE.validate_python(raw), raw
+            message = _MESSAGE.validate_python(raw)
         except (ValidationError, RecursionError) as exc:
             first = exc.errors()[0] if isinstance(exc, ValidationError) else {"msg": str(exc)}
             where = ".".join(str(p) for p in first.get("loc", ()))
             raise BadData(f"its message does not fit ({where}: {first['msg']})") from None
+        self.forbidden = list(message.forbidden)  # every message carries what was traced so far
+        return message, raw
 
     def value(self, raw: dict[str, Any]) -> Any:
         """Rebuild a validated wire value (handles become ``Remote``)."""
@@ -181,12 +184,9 @@ class Learner:
         return self.value(raw.get("value") or {"t": "none"})
 
     def end(self) -> list[str]:
-        """Ask for the forbidden calls traced, then let the process go."""
-        send(self.sock, {"op": "end"})
-        message, _ = self.receive()
-        if not isinstance(message, Ended):
-            raise BadData(f"it sent {message.op!r} where its last message belongs")
-        return list(message.forbidden)
+        """The forbidden calls traced, as the last message reported them; the process is let go
+        when the channel closes (``finish``)."""
+        return list(self.forbidden)
 
     def kill(self) -> None:
         """Stop the process now (it sent what no honest process sends)."""
