@@ -39,7 +39,9 @@ _VERSION_CODE = "print(torch.__version__)"
 class Runner(Protocol):
     """What the tool needs from a sandbox (``tutor.sandbox.Sandbox`` fits)."""
 
-    def run(self, code: str, *, timeout: float = ..., memory_mb: int = ...) -> RunResult: ...
+    def run(
+        self, code: str, *, timeout: float = ..., memory_mb: int = ..., profile: str | None = ...
+    ) -> RunResult: ...
 
 
 @dataclass
@@ -125,9 +127,11 @@ def run_snippet(
     *,
     timeout: float = SNIPPET_TIMEOUT,
     memory_mb: int = SNIPPET_MEMORY_MB,
+    profile: str | None = None,
 ) -> str:
-    """Run one snippet alone in a fresh sandbox run and return its recordable output."""
-    return output_of(runner.run(code, timeout=timeout, memory_mb=memory_mb))
+    """Run one snippet alone in a fresh sandbox run and return its recordable output;
+    ``profile`` is its limits profile (``limits=compile``), None for the default."""
+    return output_of(runner.run(code, timeout=timeout, memory_mb=memory_mb, profile=profile))
 
 
 def runtime_torch_version(runner: Runner) -> str:
@@ -199,7 +203,9 @@ def _check_block(
 ) -> list[Drift]:
     recorded = normalise(block.output)
     try:
-        actual = run_snippet(runner, block.code, timeout=timeout, memory_mb=memory_mb)
+        actual = run_snippet(
+            runner, block.code, timeout=timeout, memory_mb=memory_mb, profile=block.limits
+        )
     except SnippetRunError as exc:
         return [Drift(name, block.line, str(exc), recorded, None)]
     if recorded is None:
@@ -236,7 +242,9 @@ def record_lesson(
     outputs: dict[int, str] = {}
     for block in blocks:
         try:
-            actual = run_snippet(runner, block.code, timeout=timeout, memory_mb=memory_mb)
+            actual = run_snippet(
+                runner, block.code, timeout=timeout, memory_mb=memory_mb, profile=block.limits
+            )
         except SnippetRunError as exc:
             report.drifts.append(Drift(name, block.line, str(exc), normalise(block.output), None))
             continue

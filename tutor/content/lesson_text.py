@@ -24,6 +24,9 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 RUN_INFO = ("python", "run")
+#: an option after ``python run`` in a snippet's info string: ``limits=compile``
+_OPTION = re.compile(r"^limits=[A-Za-z0-9_-]+$")
+_LIMITS_LINE = re.compile(r"""^limits:\s*["']?([A-Za-z0-9_-]+)["']?\s*(#.*)?$""")
 OUTPUT_INFO = "output"
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -54,6 +57,9 @@ class SnippetBlock:
     """the recorded output, None when not recorded yet"""
     output_open_idx: int | None = None
     output_close_idx: int | None = None
+    limits: str | None = None
+    """the sandbox limits profile: ``limits=NAME`` in the info string, else the front
+    matter's ``limits:``, else None (the default profile)"""
 
     @property
     def line(self) -> int:
@@ -156,8 +162,10 @@ def parse_lesson_text(text: str) -> LessonText:
             pending = None
             continue
         info = token.info.split()
-        if tuple(info) == RUN_INFO:
+        if tuple(info[:2]) == RUN_INFO and all(_OPTION.match(w) for w in info[2:]):
             pending = SnippetBlock(token.content, start, end - 1)
+            options = dict(w.split("=", 1) for w in info[2:])
+            pending.limits = options.get("limits")
             doc.snippets.append(pending)
         elif info == [OUTPUT_INFO] and pending is not None:
             pending.output = token.content
@@ -165,7 +173,21 @@ def parse_lesson_text(text: str) -> LessonText:
             pending = None
         else:
             pending = None
+    default = _front_matter_limits(doc)
+    for block in doc.snippets:
+        block.limits = block.limits or default
     return doc
+
+
+def _front_matter_limits(doc: LessonText) -> str | None:
+    """The front matter's ``limits:`` value (a plain word), or None."""
+    if doc.front_matter is None:
+        return None
+    for i in range(doc.front_matter[0] + 1, doc.front_matter[1]):
+        m = _LIMITS_LINE.match(doc.lines[i])
+        if m:
+            return m.group(1)
+    return None
 
 
 def parse_snippets(text: str) -> list[SnippetBlock]:

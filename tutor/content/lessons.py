@@ -67,7 +67,10 @@ def parse_lesson(text: str, file: str) -> Lesson:
             line, col = locator.key_at((key,))
             problems.append(Problem(file, line, col, key, f"`{key}` is not a front matter key"))
     body = "".join(lines[end + 1 :])
-    snippets = [{"code": b.code, "output": b.output, "line": b.line} for b in doc.snippets]
+    snippets = [
+        {"code": b.code, "output": b.output, "line": b.line, "limits": b.limits}
+        for b in doc.snippets
+    ]
     problems += [Problem(file, line, 1, "body", message) for line, message in doc.problems]
     problems += _lab_problems(data.get("labs"), locator, doc, file)
     fields = {k: v for k, v in data.items() if k not in _BODY_KEYS}

@@ -21,6 +21,11 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: the sandbox's limits profiles (tutor.sandbox.limits.PROFILES): ``compile`` lets
+#: torch.compile finish; ``default`` keeps runs tight
+LimitsName = Literal["default", "compile"]
+
+
 # --- params -------------------------------------------------------------------------------
 
 
@@ -58,6 +63,9 @@ class DrillBase(Strict):
     lab: str | None = Field(default=None, description="a live lab to open on the setup")
     quiz: bool = Field(default=False, description="part of the chapter's quiz")
     tags: list[str] = Field(default_factory=list, description="free-form topics")
+    limits: LimitsName | None = Field(
+        default=None, description="sandbox limits profile: compile for torch.compile"
+    )
 
     @property
     def display_title(self) -> str:
@@ -177,10 +185,25 @@ class Pack(Strict):
     chapter: int = Field(ge=1, le=12, description="default chapter of the pack's drills")
     torch: str | None = Field(default=None, description="torch versions, e.g. '>=2.4'")
     description: str = ""
+    limits: LimitsName | None = Field(
+        default=None, description="limits profile of every drill that names none"
+    )
     drills: list[Drill] = Field(min_length=1)
 
     #: where the pack was loaded from (not part of the file)
     source: Path | None = Field(default=None, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drills_inherit_limits(cls, data: Any) -> Any:
+        """A drill without ``limits`` gets the pack's."""
+        if isinstance(data, dict) and data.get("limits") and isinstance(data.get("drills"), list):
+            drills = [
+                {**d, "limits": data["limits"]} if isinstance(d, dict) and "limits" not in d else d
+                for d in data["drills"]
+            ]
+            data = {**data, "drills": drills}
+        return data
 
     def chapter_of(self, drill: DrillBase) -> int:
         return drill.chapter or self.chapter
@@ -208,6 +231,7 @@ class Snippet(Strict):
     code: str
     output: str | None = Field(default=None, description="None until recorded")
     line: int = Field(description="1-based line of the code fence in the lesson file")
+    limits: LimitsName | None = Field(default=None, description="from `limits=NAME` in the info")
 
 
 class Lesson(Strict):
@@ -218,6 +242,9 @@ class Lesson(Strict):
     thesis: str
     labs: list[str] = Field(default_factory=list)
     torch: str | None = Field(default=None, description="torch version that recorded outputs")
+    limits: LimitsName | None = Field(
+        default=None, description="limits profile of every snippet that names none"
+    )
     body: str = Field(default="", description="the Markdown after the front matter")
     snippets: list[Snippet] = Field(default_factory=list)
     source: Path | None = Field(default=None, exclude=True)

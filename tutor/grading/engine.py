@@ -49,9 +49,12 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
     drill = ref.drill
     params = draw_params(drill.params, seed)
     p = Plan(seed=seed, params=params)
+    profile = drill.limits or "default"
     if isinstance(drill, PredictDrill):
         kwargs = {"setup": render(drill.setup, params), "ask": render(drill.ask, params)}
-        p.call = Call(target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT)
+        p.call = Call(
+            target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT, profile=profile
+        )
     elif isinstance(drill, OrderDrill):
         p.decided = judge_order(drill, params, answer)
     elif isinstance(drill, ChoiceDrill):
@@ -66,7 +69,7 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
         except codecheck.AuthoringError as exc:
             p.decided = Judgement("authoring", f"The drill is broken: {exc.field}: {exc}.", "")
             return p
-        p.call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT)
+        p.call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=profile)
     return p
 
 
@@ -181,7 +184,9 @@ def run_call(p: Plan, sandbox: Sandbox) -> RunResult | None:
     if p.call is None:
         return None
     c = p.call
-    return sandbox.call(c.target, timeout=c.timeout, memory_mb=c.memory_mb, **c.kwargs)
+    return sandbox.call(
+        c.target, timeout=c.timeout, memory_mb=c.memory_mb, profile=c.profile, **c.kwargs
+    )
 
 
 def grade(ref: DrillLike, answer: str, seed: int, sandbox: Sandbox) -> Grade:
@@ -196,5 +201,7 @@ async def grade_async(ref: DrillLike, answer: str, seed: int, sandbox: AsyncSand
     result = None
     if p.call is not None:
         c = p.call
-        result = await sandbox.call(c.target, timeout=c.timeout, memory_mb=c.memory_mb, **c.kwargs)
+        result = await sandbox.call(
+            c.target, timeout=c.timeout, memory_mb=c.memory_mb, profile=c.profile, **c.kwargs
+        )
     return judge(ref, p, answer, result)

@@ -45,6 +45,7 @@ class Call(BaseModel):
     kwargs: dict[str, Any] = Field(default_factory=dict)
     timeout: float = 5.0
     memory_mb: int = 1024
+    profile: str = Field(default="default", description="sandbox limits profile (drill limits)")
 
 
 @dataclass

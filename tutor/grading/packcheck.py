@@ -68,13 +68,15 @@ def _where(drill: Drill, seed: int) -> str:
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
-def _call(sandbox: Sandbox, target: str, timeout: float, check: Any, **kwargs: Any) -> Any:
+def _call(
+    sandbox: Sandbox, target: str, timeout: float, check: Any, profile: str, **kwargs: Any
+) -> Any:
     """One batched probe call; its list of results (each validated by ``check``, a pydantic
     model or adapter, and dumped back to plain data), or a RunResult when it did not finish.
     Data that does not fit comes back as a RunResult with status ``sandbox_error``."""
     from tutor.sandbox.result import RunResult, Status
 
-    result = sandbox.call(target, timeout=timeout * len(SEEDS), **kwargs)
+    result = sandbox.call(target, timeout=timeout * len(SEEDS), profile=profile, **kwargs)
     if str(result.status) == "ok" and isinstance(result.value, list):
         validate = getattr(check, "validate_python", None) or check.model_validate
         try:
@@ -98,6 +100,7 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
         "tutor.probes.grade_predict:predict_seeds",
         PREDICT_TIMEOUT,
         _PREDICT_DATA,
+        drill.limits or "default",
         cases=cases,
     )
     if not isinstance(values, list):
@@ -135,8 +138,9 @@ def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
 def _grades(ref: _Ref, text: str, sandbox: Sandbox, stop_on: str) -> list[tuple[int, Any]]:
     """(seed, Grade | probe data | RunResult) for each seed that ran."""
     runs = _runs(ref, text)
+    profile = ref.drill.limits or "default"
     values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT, CodeData,
-                   runs=runs, stop_on=stop_on)  # fmt: skip
+                   profile, runs=runs, stop_on=stop_on)  # fmt: skip
     if not isinstance(values, list):
         return [(SEEDS[0], values)]
     return list(zip(SEEDS, values, strict=False))
