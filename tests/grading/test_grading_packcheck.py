@@ -115,3 +115,28 @@ def test_the_scaffolded_pack_of_every_kind_passes_the_full_check(sandbox, tmp_pa
     file = tmp_path / "demo.yaml"
     file.write_text(scaffold("demo", str(file)))
     assert check_pack(file, sandbox) == []
+
+
+TYPO_PACK = """\
+pack: typos
+title: Typos
+chapter: 1
+drills:
+  - id: typo
+    kind: predict
+    prompt: "What is `torch.ones(2).shap`?"
+    ask: torch.ones(2).shap
+  - id: on-purpose
+    kind: predict
+    prompt: "What does `torch.ones(2).shap` do?"
+    ask: torch.ones(2).shap
+    explain: A tensor has no attribute `shap`; torch raises AttributeError.
+"""
+
+
+def test_an_ask_raising_attribute_error_is_flagged_unless_it_is_the_point(sandbox, tmp_path):
+    file = tmp_path / "typos.yaml"
+    file.write_text(TYPO_PACK)
+    problems = check_pack(file, sandbox)
+    assert [p.field for p in problems] == ["drills[0].ask"]
+    assert "AttributeError" in problems[0].message and "typo" in problems[0].message

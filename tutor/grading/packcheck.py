@@ -115,6 +115,12 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
             rep.add(("drills", i, value["field"]), msg, err.get("line"))
             return
         truth = value["value"]
+        typo = truth["type"] == "exception" and truth["name"] in ("AttributeError", "NameError")
+        if typo and truth["name"] not in drill.prompt + drill.explain:
+            rep.add(("drills", i, "ask"), f"ask raises {truth['name']}: {truth['message']} on "
+                    f"{_where(drill, seed)}; a likely typo (if the error is the point, name "
+                    f"{truth['name']} in the drill's explain)")  # fmt: skip
+            return
         if truth["type"] == "other":
             rep.add(("drills", i, "ask"), f"ask returns a {truth['pytype']}, which a learner "
                     "cannot type; ask for a shape, dtype, number or small tensor instead")  # fmt: skip
