@@ -2,7 +2,8 @@
 
 Side by side in one run: (a) the snippet through ``Sandbox.run`` 40 times (warm zygote, one
 fork per run), (b) the same snippet as a fresh ``python -c`` 5 times (imports torch each time).
-Prints both medians and the ratio, and the bare-fork floor for comparison.
+Prints both medians and the ratio, and the bare-fork floor for comparison; then, for each
+runtime the project builds (xla), its warm p50 next to its own bare-fork floor.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 import time
 
 from tutor.sandbox import Sandbox
+from tutor.sandbox.runtimes import BUILT, built_python
 
 SNIPPET = "x = torch.arange(12.0).reshape(3, 4)\nprint((x @ x.T).sum().item())\n"
 COLD = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + SNIPPET
@@ -75,8 +77,9 @@ def cold(n: int) -> list[float]:
     return times
 
 
-def bare_fork(n: int) -> list[float]:
-    """Milliseconds to fork a torch-importing process and reap a child that exits at once."""
+def bare_fork(n: int, python: str = sys.executable) -> list[float]:
+    """Milliseconds to fork a torch-importing process of ``python`` and reap a child that exits
+    at once."""
     code = (
         "import os, time, statistics, torch\n"
         "ts = []\n"
@@ -87,7 +90,7 @@ def bare_fork(n: int) -> list[float]:
         "print(' '.join(f'{t:.3f}' for t in ts))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code],
+        [python, "-c", code],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -126,6 +129,20 @@ def main() -> None:
     for key, label in PHASES.items():
         if key in phases:
             print(f"  {statistics.median(phases[key]):6.2f}  {key:21s} {label}")
+    for name in BUILT:
+        python = built_python(name)
+        if python is None:
+            print(f"runtime {name:7s}  not built (run `{BUILT[name][1]}`)")
+            continue
+        with Sandbox(runtime=name, containment=args.containment) as other:
+            other.start()
+            warm(other, 3)
+            other_ms = statistics.median(warm(other, args.warm))
+        floor = statistics.median(bare_fork(40, python))
+        print(
+            f"runtime {name:7s}  warm p50 {other_ms:.1f} ms, its own bare fork floor {floor:.1f} ms"
+            f" (warm is {other_ms / floor:.1f}x)"
+        )
 
 
 if __name__ == "__main__":
