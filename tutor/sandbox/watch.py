@@ -10,13 +10,22 @@ import os
 import selectors
 import signal
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tutor.sandbox.limits import Limits
 from tutor.sandbox.verdict import Ending
 
-if TYPE_CHECKING:
-    from tutor.sandbox.zygote import Zygote
+
+class Control(Protocol):
+    """What a watch needs of its runtime's control channel (the zygote fits): the descriptor
+    requests arrive on, the queue they are parsed into, and the flag that ends the runtime."""
+
+    ctl_in: int
+    queue: list[dict]
+    exiting: bool
+
+    def accept(self, data: bytes) -> None:
+        """Parse control bytes into ``queue``."""
 
 
 class Watch:
@@ -81,7 +90,7 @@ class Watch:
                 self.stop(name)
                 return True
 
-    def follow(self, zygote: Zygote) -> Ending:
+    def follow(self, zygote: Control) -> Ending:
         """Pump the pipes and the control channel until the child exits."""
         sel = selectors.DefaultSelector()
         for name, fd in self.fds.items():
@@ -115,7 +124,7 @@ class Watch:
             os.close(pidfd)
         return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
 
-    def _control(self, zygote: Zygote, sel: selectors.BaseSelector) -> None:
+    def _control(self, zygote: Control, sel: selectors.BaseSelector) -> None:
         try:
             data = os.read(zygote.ctl_in, 1 << 16)
         except OSError:
