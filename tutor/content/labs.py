@@ -56,6 +56,7 @@ LABS: tuple[Lab, ...] = (
     _row("ledger", "Parameter & memory ledger", 1, "ledger:ledger", "data_ledger:Ledger", "LedgerLab"),
     _row("logits", "Cross-entropy logits", 4, "logits:logits", "data_logits:LogitsResult", "LogitsLab"),
     _row("checkpoint", "Device & checkpoint", 4, "checkpoint:checkpoint", "data_checkpoint:Checkpoint", "CheckpointLab"),
+    _row("loader", "DataLoader timeline", 5, "loader:loader", "data_loader:LoaderRun", "LoaderLab"),
     _row("guards", "Guard viewer", 6, "guards:guards", "data_guards:GuardReport", "GuardsLab"),
     _row("graph", "Graph viewer", 7, "graph:graph", "data_graph:GraphView", "GraphLab"),
     _row("race", "Dispatch race", 9, "race:race", "data_race:Race", "RaceLab"),

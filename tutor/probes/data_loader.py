@@ -1,0 +1,40 @@
+"""The loader lab's data: how a real DataLoader cut N samples into batches, and which process
+made each batch when (torch-free)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+#: the most samples the lab will load
+MAX_SAMPLES = 100_000
+#: the most worker processes the lab will start
+MAX_WORKERS = 4
+
+
+class BatchEvent(BaseModel):
+    """One batch: who made it and when, in milliseconds since the loop started."""
+
+    batch: int
+    worker: int
+    """The worker id that made it, -1 for the main process."""
+    start_ms: float
+    end_ms: float
+
+
+class LoaderRun(BaseModel):
+    """One epoch of ``DataLoader(dataset_of_samples, batch_size=batch, ...)``."""
+
+    samples: int
+    batch: int
+    drop_last: bool
+    batches: int
+    """How many batches the epoch yielded."""
+    full: int
+    """How many of them held ``batch`` samples."""
+    last: int
+    """The size of the last batch (0: there was none)."""
+    steps_per_epoch: int
+    """``len(loader)``: the optimizer steps one epoch gives."""
+    timeline: list[BatchEvent]
+    workers: int = 0
+    torch_version: str = ""

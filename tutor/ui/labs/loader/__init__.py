@@ -1,0 +1,1 @@
+"""The loader lab: its screen, batch timeline widget and styles."""

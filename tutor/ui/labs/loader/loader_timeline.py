@@ -1,0 +1,58 @@
+"""Who made which batch when: one lane per process (the main process or each worker) on a shared
+clock, each batch a run of marks labelled by its number."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from tutor.probes.data_loader import LoaderRun
+
+LABEL = 10
+STYLES = ("cyan", "magenta", "green", "yellow")
+
+
+def lane_name(worker: int) -> str:
+    """``-1`` -> ``main``, ``k`` -> ``worker k``."""
+    return "main" if worker < 0 else f"worker {worker}"
+
+
+class LoaderTimeline(Widget):
+    """Lanes of batch marks scaled to the widget's width, with the time axis."""
+
+    DEFAULT_CSS = "LoaderTimeline { height: auto; padding: 0 1; }"
+
+    data: reactive[LoaderRun | None] = reactive(None, layout=True)
+    """The epoch drawn."""
+
+    def lanes(self) -> list[int]:
+        """The worker ids that made a batch, main process first."""
+        return sorted({e.worker for e in self.data.timeline}) if self.data else []
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return 0 if self.data is None else len(self.lanes()) + 1
+
+    def render(self) -> Text:
+        data = self.data
+        if data is None:
+            return Text("")
+        width = max(10, self.size.width - LABEL - 2)
+        end = max((e.end_ms for e in data.timeline), default=1.0) or 1.0
+        out = Text()
+        for worker in self.lanes():
+            lane = [(" ", "")] * width
+            for e in (e for e in data.timeline if e.worker == worker):
+                style = STYLES[e.batch % len(STYLES)]
+                a = min(width - 1, int(e.start_ms / end * (width - 1)))
+                b = max(a + 1, int(round(e.end_ms / end * (width - 1))))
+                label = str(e.batch)
+                for i in range(a, min(b, width)):
+                    k = i - a
+                    lane[i] = (label[k] if k < len(label) and b - a > len(label) else "█", style)
+            out.append(lane_name(worker).ljust(LABEL), style="bold")
+            for ch, style in lane:
+                out.append(ch, style=f"reverse {style}" if ch != "█" and style else style)
+            out.append("\n")
+        out.append(" " * LABEL + f"0 ms{f'{end:,.1f} ms':>{width - 4}}", style="dim")
+        return out
