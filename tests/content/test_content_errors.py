@@ -144,7 +144,7 @@ def test_unknown_lab_and_bad_torch_specifier():
     assert problems_of("labs-and-torch.yaml") == [
         '4:8: torch: `2.4+` is not a version specifier (write e.g. ">=2.4" or ">=2.4,<3")',
         "10:10: drills[0].lab: unknown lab `strid` (did you mean `stride`?)",
-        f"15:10: drills[1].lab: unknown lab `plotter` (one of {', '.join(LAB_NAMES)})",
+        f"15:10: drills[1].lab: unknown lab `heatmap` (one of {', '.join(LAB_NAMES)})",
     ]
 
 

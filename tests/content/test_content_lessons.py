@@ -68,7 +68,7 @@ def test_lesson_problems_have_positions():
         "03-typo.md:3:1: titel: unknown key `titel` (did you mean `title`?)",
         "04-fence.md:7:1: body: this code fence is never closed",
         "05-labs.md:5:14: labs[1]: unknown lab `strid` (did you mean `stride`?)",
-        f"05-labs.md:8:24: body: unknown lab `plotter` (one of {', '.join(LAB_NAMES)})",
+        f"05-labs.md:8:24: body: unknown lab `heatmap` (one of {', '.join(LAB_NAMES)})",
         "05-labs.md:10:18: body: unknown lab `strid` (did you mean `stride`?)",
     ]
 

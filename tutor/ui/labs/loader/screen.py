@@ -65,7 +65,9 @@ class LoaderLab(LabScreen):
         self.batch_text = preset.get("batch", "3")
         """The batch size typed."""
         workers = preset.get("workers", "2")
-        self.worker_count = int(workers) if workers in {str(w) for w in range(MAX_WORKERS + 1)} else 2
+        self.worker_count = (
+            int(workers) if workers in {str(w) for w in range(MAX_WORKERS + 1)} else 2
+        )
         """The worker count chosen."""
         self.drop_last = preset.get("drop_last", "").lower() in {"1", "true", "yes"}
         """Whether a short last batch is dropped."""
