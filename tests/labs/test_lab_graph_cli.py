@@ -1,5 +1,5 @@
 """`tutor lab graph --json`: one JSON object on stdout in the contract's shape, computed through
-the real sandbox; bad input exits 1 with the reason on stderr."""
+the real sandbox; bad input exits 1 with the reason (with --json, as one {"error": ...} object on stdout)."""
 
 from __future__ import annotations
 
@@ -40,5 +40,5 @@ def test_graph_text_and_bad_code():
     assert code == 0
     assert "p_weight" in out and "[parameter]" in out
     assert "aten.mm.default" in out and "0 -> 1" in out
-    code, out, err = run("graph", "model = nn.Linear(2, 2)", "--json")
-    assert code == 1 and "define `args`" in err
+    code, out, _ = run("graph", "model = nn.Linear(2, 2)", "--json")
+    assert code == 1 and "define `args`" in json.loads(out)["error"]

@@ -1,5 +1,5 @@
 """`tutor lab guards --json`: one JSON object on stdout in the contract's shape, computed through
-the real sandbox; bad input exits 1 with the reason on stderr."""
+the real sandbox; bad input exits 1 with the reason (with --json, as one {"error": ...} object on stdout)."""
 
 from __future__ import annotations
 
@@ -35,5 +35,5 @@ def test_guards_json_contract():
 def test_guards_text_and_bad_code():
     code, out, _ = run("guards", "def f(x):\n    return x.cos()\ncalls = [torch.randn(3)]")
     assert code == 0 and "1 graph(s), 0 break(s)" in out and "recompiles: none" in out
-    code, _, err = run("guards", "def f(x): return x", "--json")
-    assert code == 1 and "define `calls`" in err
+    code, out, _ = run("guards", "def f(x): return x", "--json")
+    assert code == 1 and "define `calls`" in json.loads(out)["error"]
