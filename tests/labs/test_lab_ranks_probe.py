@@ -46,10 +46,12 @@ def test_the_slow_rank_arrives_last_and_the_others_wait_for_it():
 def test_a_rank_that_skips_the_collective_leaves_the_others_to_time_out():
     data = ranks(world=3, op="all_reduce", skip_rank=2, timeout_s=1.0)
     assert data.errors[2] is None and data.waited_ms[2] is None
-    assert all("Timed out" in (data.errors[r] or "") for r in (0, 1)), data.errors
+    # every waiting rank fails; the first to give up times out and tears down its connections,
+    # so its peer may read "connection closed" instead (which one depends on scheduling)
+    assert all(data.errors[r] for r in (0, 1)), data.errors
+    assert any("Timed out" in (data.errors[r] or "") for r in (0, 1)), data.errors
     assert {e.event for e in data.timeline if e.rank == 2} == {"join", "work", "skipped"}
-    for r in (0, 1):
-        assert data.waited_ms[r] >= 1000  # they waited the whole timeout
+    assert max(data.waited_ms[r] for r in (0, 1)) >= 1000  # the first waited the whole timeout
     assert data.after[2] == data.before[2] and data.last_to_arrive is None
     assert "never called all_reduce" in data.explanation and "1 s timeout" in data.explanation
     assert "Ranks 0, 1 waited inside it" in data.explanation

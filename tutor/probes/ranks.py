@@ -285,9 +285,15 @@ def explain_skip(data: Ranks, others: list[int]) -> str:
     returned = [r for r in others if not data.errors[r]]
     text = f"Rank {data.skip_rank} never called {data.op}."
     if timed_out:
+        # the first rank to give up tears down its connections, so a peer may read "connection
+        # closed" instead of its own timeout: quote a timeout where there is one
+        quoted = next(
+            (data.errors[r] for r in timed_out if "Timed out" in (data.errors[r] or "")),
+            data.errors[timed_out[0]],
+        )
         text += (
             f" {ranks_list(timed_out)} waited inside it for a partner that never came, until "
-            f"the group's {data.timeout_s:g} s timeout raised ({data.errors[timed_out[0]]})."
+            f"the group's {data.timeout_s:g} s timeout raised ({quoted})."
         )
     if returned:
         text += (
