@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tutor.commands.labs.loader import render
+from tutor.probes.data_loader import MAX_TIMELINE
 from tutor.probes.loader import LoaderInputError, loader
+from tutor.ui.labs.loader.screen import summary
 
 
 def check_timeline(data, workers: int) -> None:
@@ -38,6 +41,16 @@ def test_worker_processes_make_the_batches_round_robin():
     assert (data.batches, data.full, data.last) == (7, 6, 2)
     check_timeline(data, 2)
     assert [e.worker for e in data.timeline] == [k % 2 for k in range(7)]
+    assert data.made_by == {0: 4, 1: 3}
+
+
+def test_a_long_epoch_keeps_the_first_batches_and_counts_them_all():
+    data = loader(samples=MAX_TIMELINE + 250, batch=1)
+    assert data.batches == MAX_TIMELINE + 250
+    assert [e.batch for e in data.timeline] == list(range(MAX_TIMELINE))
+    assert data.made_by == {-1: MAX_TIMELINE + 250}
+    assert f"first {MAX_TIMELINE} of {data.batches} batches" in summary(data).plain
+    assert f"timeline of the first {MAX_TIMELINE} batches" in render(data)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ from pydantic import BaseModel
 MAX_SAMPLES = 100_000
 #: the most worker processes the lab will start
 MAX_WORKERS = 4
+#: the most batches the timeline keeps (the first ones); the counts cover every batch
+MAX_TIMELINE = 400
 
 
 class BatchEvent(BaseModel):
@@ -36,5 +38,8 @@ class LoaderRun(BaseModel):
     steps_per_epoch: int
     """``len(loader)``: the optimizer steps one epoch gives."""
     timeline: list[BatchEvent]
+    """The first ``MAX_TIMELINE`` batches, in order."""
+    made_by: dict[int, int] = {}
+    """How many batches each process made (worker id, -1 for the main process), every batch."""
     workers: int = 0
     torch_version: str = ""

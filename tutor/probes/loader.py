@@ -10,7 +10,13 @@ from typing import Any
 import torch
 from torch.utils.data import DataLoader, Dataset, default_collate, get_worker_info
 
-from tutor.probes.data_loader import MAX_SAMPLES, MAX_WORKERS, BatchEvent, LoaderRun
+from tutor.probes.data_loader import (
+    MAX_SAMPLES,
+    MAX_TIMELINE,
+    MAX_WORKERS,
+    BatchEvent,
+    LoaderRun,
+)
 
 
 class LoaderInputError(ValueError):
@@ -63,13 +69,18 @@ def loader(
     warnings.filterwarnings("ignore", message="This DataLoader will create")
     sizes: list[int] = []
     timeline: list[BatchEvent] = []
+    made_by: dict[int, int] = {}
     t0 = time.perf_counter()
     for k, b in enumerate(data):
         sizes.append(len(b["x"]))
+        worker = int(b["worker"][0])
+        made_by[worker] = made_by.get(worker, 0) + 1
+        if k >= MAX_TIMELINE:
+            continue
         timeline.append(
             BatchEvent(
                 batch=k,
-                worker=int(b["worker"][0]),
+                worker=worker,
                 start_ms=max(0.0, (float(b["t"].min()) - t0) * 1e3),
                 end_ms=max(0.0, (float(b["done"]) - t0) * 1e3),
             )
@@ -83,6 +94,7 @@ def loader(
         last=sizes[-1] if sizes else 0,
         steps_per_epoch=len(data),
         timeline=timeline,
+        made_by=made_by,
         workers=workers,
         torch_version=torch.__version__,
     )

@@ -31,6 +31,10 @@ def render(data: LoaderRun) -> str:
         f"steps per epoch {data.steps_per_epoch}",
         "timeline (ms since the loop started):",
     ]
+    if len(data.timeline) < data.batches:
+        lines[-1] = (
+            f"timeline of the first {len(data.timeline)} batches (ms since the loop started):"
+        )
     for e in data.timeline:
         who = "main" if e.worker < 0 else f"worker {e.worker}"
         lines.append(f"  batch {e.batch:<5} {who:<9}{e.start_ms:9.1f} -> {e.end_ms:9.1f}")

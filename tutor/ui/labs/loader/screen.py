@@ -37,12 +37,14 @@ def summary(data: LoaderRun) -> Text:
     out.append(f" · drop_last={data.drop_last} · {data.workers} workers\n")
     out.append(f"{data.batches} batches: {data.full} full, the last holds {data.last}")
     out.append(f" · len(loader) = {data.steps_per_epoch} steps per epoch")
-    counts: dict[int, int] = {}
-    for e in data.timeline:
-        counts[e.worker] = counts.get(e.worker, 0) + 1
-    made = ", ".join(f"{lane_name(w)} {n}" for w, n in sorted(counts.items()))
+    made = ", ".join(f"{lane_name(w)} {n}" for w, n in sorted(data.made_by.items()))
     if made:
         out.append(f"\nbatches made by: {made}", style="dim")
+    if len(data.timeline) < data.batches:
+        out.append(
+            f"\nthe timeline shows the first {len(data.timeline)} of {data.batches} batches",
+            style="dim",
+        )
     return out
 
 
