@@ -37,3 +37,14 @@ def test_guards_text_and_bad_code():
     assert code == 0 and "1 graph(s), 0 break(s)" in out and "recompiles: none" in out
     code, out, _ = run("guards", "def f(x): return x", "--json")
     assert code == 1 and "define `calls`" in json.loads(out)["error"]
+
+
+def test_guards_with_inductor_compiles_through_the_compile_profile():
+    """The inductor backend really generates and builds C++ in the sandbox (the `compile`
+    limits profile), and counts graphs, breaks and recompiles as the eager backend does."""
+    code, out, _ = run("guards", CODE, "--backend", "inductor", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["graphs"] == 2 and len(data["graph_breaks"]) == 1
+    assert data["recompiles"][0] == {"call": 1, "reason": "k == 2"}
+    assert data["ops"] == [["sin", "mul"], ["cos"]]
