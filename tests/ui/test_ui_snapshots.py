@@ -142,6 +142,20 @@ def test_doctor_from_a_recorded_report(snap_compare, make_app):
     assert snap_compare(app, terminal_size=(100, 32), run_before=run_before)
 
 
+def test_doctor_part_way(snap_compare, make_app):
+    from tests.ui.test_ui_doctor import part_way
+
+    report = part_way(json.loads((FIXTURES / "doctor.json").read_text()), 2)
+
+    async def run_before(pilot):
+        await pilot.pause()
+        pilot.app.push_screen(DoctorScreen(report))
+        await settle(pilot)
+
+    app = make_app(warm_sandbox=False)
+    assert snap_compare(app, terminal_size=(100, 40), run_before=run_before)
+
+
 def test_help_dialog(snap_compare, make_app):
     async def run_before(pilot):
         await pilot.pause()

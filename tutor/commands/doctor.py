@@ -73,7 +73,8 @@ def doctor(
     as_json: bool,
 ) -> None:
     """Report runtimes, torch versions, backends, containment layers, and a self-test."""
-    from tutor.sandbox.runtimes import RuntimeNotFound, configured_runtimes, doctor_report
+    from tutor.sandbox.doctor import doctor_report
+    from tutor.sandbox.runtimes import RuntimeNotFound, configured_runtimes
 
     if runtime is None and ctx.obj is not None:
         runtime = getattr(ctx.obj, "runtime", None)

@@ -83,10 +83,3 @@ def configured_runtimes() -> dict[str, list[str]]:
         except RuntimeNotFound:
             continue
     return found
-
-
-def doctor_report(runtime: str | None = None, **options) -> dict:
-    """What ``tutor doctor`` reports for one runtime (see ``tutor.sandbox.doctor``)."""
-    from tutor.sandbox.doctor import doctor_report as report
-
-    return report(runtime, **options)

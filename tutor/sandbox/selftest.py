@@ -1,5 +1,6 @@
 """Check that the containment really holds: each check runs hostile code in the sandbox and
-looks at what happened, from both sides. Used by ``tutor doctor``. Torch-free."""
+looks at what happened, from both sides. Used by ``tutor doctor`` and the doctor screen, one
+check at a time, so a screen can show each as it completes. Torch-free."""
 
 from __future__ import annotations
 
@@ -7,10 +8,18 @@ import os
 import socket
 import textwrap
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
+from tutor.paths import PROJECT_ROOT
 from tutor.sandbox.result import RunResult, Status
+
+
+class Runner(Protocol):
+    """``AsyncSandbox.run``: runs code as a drill answer runs."""
+
+    def __call__(self, code: str, **limits: Any) -> Awaitable[RunResult]: ...
 
 
 @dataclass
@@ -21,60 +30,68 @@ class Check:
     ok: bool
     detail: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
+        """The check as JSON data (``name``, ``ok``, ``detail``)."""
         return asdict(self)
 
 
-def run_checks(run: Callable[..., RunResult], local: bool) -> list[Check]:
-    """Run every check with ``run`` (a ``Sandbox.run``); ``local``: the runtime is on this host."""
-    checks = [_non_root(run), _timeout(run), _memory(run), _output(run), _fork_storm(run)]
-    checks += [_network(run, local), _environment(run)]
-    if local:
-        checks += [_home(run), _outside_scratch(run)]
-    return checks
+#: what one check saw: whether the containment held, and the detail
+Seen = tuple[bool, str]
+#: one check: given the runner and whether the runtime is local, what it saw
+Probe = Callable[[Runner, bool], Awaitable[Seen]]
+
+
+def check_names(local: bool) -> list[str]:
+    """The names of the checks, in the order they run; ``local``: the runtime is on this host
+    (the checks of the host's files apply too)."""
+    return [name for name, _probe, local_only in CHECKS if local or not local_only]
+
+
+async def run_check(name: str, run: Runner, local: bool) -> Check:
+    """Run the check ``name`` with ``run`` (an ``AsyncSandbox.run``)."""
+    probe = next(probe for known, probe, _local_only in CHECKS if known == name)
+    ok, detail = await probe(run, local)
+    return Check(name, ok, detail)
 
 
 def _code(text: str) -> str:
     return textwrap.dedent(text).strip() + "\n"
 
 
-def _non_root(run) -> Check:
-    result = run("import os\nprint(os.getuid(), os.geteuid())")
+async def _non_root(run: Runner, local: bool) -> Seen:
+    result = await run("import os\nprint(os.getuid(), os.geteuid())")
     if not result.ok:
-        return Check("runs as non-root", False, result.reason)
+        return (False, result.reason)
     uid, euid = (int(x) for x in result.stdout.split())
     ok = uid != 0 and euid != 0
-    return Check("runs as non-root", ok, f"uid {uid}" if ok else "learner code runs as root")
+    return (ok, f"uid {uid}" if ok else "learner code runs as root")
 
 
-def _timeout(run) -> Check:
-    result = run("while True:\n    pass", timeout=1.0)
-    return Check(
-        "timeout stops an infinite loop",
+async def _timeout(run: Runner, local: bool) -> Seen:
+    result = await run("while True:\n    pass", timeout=1.0)
+    return (
         result.status is Status.timeout,
         result.reason or result.status.value,
     )
 
 
-def _memory(run) -> Check:
-    result = run("x = torch.empty(2**38)\nx.fill_(1)", memory_mb=512)
-    return Check(
-        "memory limit stops a huge allocation",
+async def _memory(run: Runner, local: bool) -> Seen:
+    result = await run("x = torch.empty(2**38)\nx.fill_(1)", memory_mb=512)
+    return (
         result.status is Status.memory,
         result.reason or result.status.value,
     )
 
 
-def _output(run) -> Check:
-    result = run("while True:\n    print('x' * 100)", output_limit=4096, timeout=5)
-    return Check(
-        "output is capped",
+async def _output(run: Runner, local: bool) -> Seen:
+    result = await run("while True:\n    print('x' * 100)", output_limit=4096, timeout=5)
+    return (
         result.status is Status.output_limit,
         result.reason or result.status.value,
     )
 
 
-def _fork_storm(run) -> Check:
+async def _fork_storm(run: Runner, local: bool) -> Seen:
     code = _code("""
         import os, time
         made = 0
@@ -89,14 +106,14 @@ def _fork_storm(run) -> Check:
             made += 1
         print(made)
     """)
-    result = run(code, timeout=10)
+    result = await run(code, timeout=10)
     if not result.ok:
-        return Check("fork storm is contained", False, result.reason)
+        return (False, result.reason)
     made = int(result.stdout or 0)
-    return Check("fork storm is contained", made < 1000, f"stopped after {made} processes")
+    return (made < 1000, f"stopped after {made} processes")
 
 
-def _network(run, local: bool) -> Check:
+async def _network(run: Runner, local: bool) -> Seen:
     listener = socket.socket()
     try:
         listener.bind(("127.0.0.1", 0))
@@ -111,19 +128,19 @@ def _network(run, local: bool) -> Check:
                 except OSError as exc:
                     print('blocked', host, type(exc).__name__)
         """)
-        result = run(code, timeout=5)
+        result = await run(code, timeout=5)
     finally:
         listener.close()
     reached = [line for line in result.stdout.splitlines() if line.startswith("reached")]
     if not result.ok:
-        return Check("network is blocked", False, result.reason)
+        return (False, result.reason)
     if reached:
-        return Check("network is blocked", False, "learner code " + "; ".join(reached))
-    return Check("network is blocked", True, "loopback and internet connections refused")
+        return (False, "learner code " + "; ".join(reached))
+    return (True, "loopback and internet connections refused")
 
 
-def _environment(run) -> Check:
-    result = run("import os\nprint('\\n'.join(f'{k}={v}' for k, v in os.environ.items()))")
+async def _environment(run: Runner, local: bool) -> Seen:
+    result = await run("import os\nprint('\\n'.join(f'{k}={v}' for k, v in os.environ.items()))")
     seen = dict(line.split("=", 1) for line in result.stdout.splitlines() if "=" in line)
     leaked = [
         k
@@ -136,27 +153,24 @@ def _environment(run) -> Check:
     detail = (
         f"only {', '.join(sorted(seen))}" if ok else f"leaked: {', '.join(leaked) or result.reason}"
     )
-    return Check("your environment is hidden", ok, detail)
+    return (ok, detail)
 
 
-def _home(run) -> Check:
+async def _home(run: Runner, local: bool) -> Seen:
     home = os.path.expanduser("~")
     target = os.path.join(home, f".tutor-selftest-{uuid.uuid4().hex}")
-    result = run(f"open({target!r}, 'w').write('x')")
+    result = await run(f"open({target!r}, 'w').write('x')")
     wrote = os.path.exists(target)
     if wrote:
         os.unlink(target)
     ok = not wrote and result.status is Status.error
-    return Check(
-        "home directory is not writable",
+    return (
         ok,
         "write refused" if ok else f"learner code could write to {home}",
     )
 
 
-def _outside_scratch(run) -> Check:
-    from tutor.sandbox.supervisor import PROJECT_ROOT
-
+async def _outside_scratch(run: Runner, local: bool) -> Seen:
     stray = os.path.join("/tmp", f"tutor-selftest-{uuid.uuid4().hex}")
     project = os.path.join(PROJECT_ROOT, f".tutor-selftest-{uuid.uuid4().hex}")
     code = _code(f"""
@@ -167,10 +181,24 @@ def _outside_scratch(run) -> Check:
             except OSError as exc:
                 print('refused', path, type(exc).__name__)
     """)
-    result = run(code)
+    result = await run(code)
     left = [p for p in (stray, project) if os.path.exists(p)]
     for path in left:
         os.unlink(path)
     ok = result.ok and not left
     detail = "nothing left outside the scratch dir" if ok else f"left behind: {', '.join(left)}"
-    return Check("cannot leave files outside scratch", ok, detail)
+    return (ok, detail)
+
+
+#: every check: (name, probe, whether it only applies to a runtime on this host)
+CHECKS: list[tuple[str, Probe, bool]] = [
+    ("runs as non-root", _non_root, False),
+    ("timeout stops an infinite loop", _timeout, False),
+    ("memory limit stops a huge allocation", _memory, False),
+    ("output is capped", _output, False),
+    ("fork storm is contained", _fork_storm, False),
+    ("network is blocked", _network, False),
+    ("your environment is hidden", _environment, False),
+    ("home directory is not writable", _home, True),
+    ("cannot leave files outside scratch", _outside_scratch, True),
+]

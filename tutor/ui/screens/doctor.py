@@ -1,4 +1,5 @@
-"""The doctor screen: runtime, torch, backends and containment, as `tutor doctor` reports it."""
+"""The doctor screen: runtime, torch, backends and containment, as `tutor doctor` reports it,
+gathered in the app's own sandbox and drawn step by step as each check completes."""
 
 from __future__ import annotations
 
@@ -11,18 +12,13 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from tutor.ui.services import services
 from tutor.ui.widgets.doctor_view import ReportView
 
 
-def gather_report(runtime: str | None) -> dict[str, Any]:
-    """Run the sandbox's doctor (blocking: starts a runtime of its own and self-tests it)."""
-    from tutor.sandbox.runtimes import doctor_report
-
-    return doctor_report(runtime)
-
-
 class DoctorScreen(Screen[None]):
-    """Shows a doctor report; gathers it in a thread unless one is given (tests, replays)."""
+    """Shows a doctor report; gathers it in the app's sandbox unless one is given (tests,
+    replays), redrawing it after each step."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
@@ -56,14 +52,17 @@ class DoctorScreen(Screen[None]):
         self.query_one(ReportView).report = None
         self._gather()
 
-    @work(thread=True, exclusive=True, exit_on_error=False)
-    def _gather(self) -> None:
-        runtime = getattr(self.app.settings, "runtime", None)
+    @work(exclusive=True, exit_on_error=False)
+    async def _gather(self) -> None:
+        from tutor.sandbox.doctor import doctor_progress
+
+        app = services(self)
+        view = self.query_one(ReportView)
         try:
-            report = gather_report(runtime)
+            async for report in doctor_progress(app.sandbox, app.settings.runtime):
+                view.report = report
         except Exception as exc:
-            report = {"error": f"{type(exc).__name__}: {exc}"}
-        self.app.call_from_thread(setattr, self.query_one(ReportView), "report", report)
+            view.report = {"error": f"{type(exc).__name__}: {exc}"}
 
     def action_back(self) -> None:
         self.dismiss()

@@ -1,5 +1,6 @@
-"""Draws one runtime's doctor report (``tutor.sandbox.runtimes.doctor_report``): the
-``ReportView`` widget of the doctor screen and the renderables it is made of."""
+"""Draws one runtime's doctor report (``tutor.sandbox.doctor``), complete or part-way (its
+``waiting`` step and ``pending`` checks): the ``ReportView`` widget of the doctor screen and the
+renderables it is made of."""
 
 from __future__ import annotations
 
@@ -68,13 +69,21 @@ def containment_table(containment: dict[str, Any]) -> Table:
     return table
 
 
-def selftest_table(checks: list[dict[str, Any]]) -> Table:
+def selftest_table(checks: list[dict[str, Any]], pending: list[str] | None = None) -> Table:
+    """The checks done (✓/✗ with what was seen), then those still to run (dimmed; the first
+    is running)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True)
     table.add_column(style="bold")
     table.add_column(style="dim")
     for check in checks:
         table.add_row(mark(check.get("ok")), str(check.get("name")), str(check.get("detail", "")))
+    for index, name in enumerate(pending or []):
+        table.add_row(
+            Text("…" if index == 0 else "·", style="dim"),
+            Text(str(name), style="dim"),
+            "running" if index == 0 else "",
+        )
     return table
 
 
@@ -83,11 +92,15 @@ def render_doctor(report: dict[str, Any]) -> RenderableType:
     if "runtime" not in report and "error" not in report:
         return render_report(report)
     verdict = report.get("ok")
-    parts: list[RenderableType] = [
-        Text.assemble(
+    if report.get("waiting"):
+        summary = Text(f"… {report['waiting']}", style="italic")
+    else:
+        summary = Text.assemble(
             mark(verdict),
             " all checks pass" if verdict else " something needs attention (see below)",
-        ),
+        )
+    parts: list[RenderableType] = [
+        summary,
         heading("Runtime"),
         runtime_table(report),
     ]
@@ -99,8 +112,9 @@ def render_doctor(report: dict[str, Any]) -> RenderableType:
             parts.append(Text(str(report["backends_error"]), style="red"))
     if "containment" in report:
         parts += [heading("Containment"), containment_table(report["containment"])]
-    if report.get("selftest"):
-        parts += [heading("Self-test of the sandbox"), selftest_table(report["selftest"])]
+    if report.get("selftest") or report.get("pending"):
+        table = selftest_table(report.get("selftest") or [], report.get("pending"))
+        parts += [heading("Self-test of the sandbox"), table]
     return Group(*parts)
 
 
