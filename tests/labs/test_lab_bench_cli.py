@@ -8,6 +8,9 @@ import json
 from click.testing import CliRunner
 
 from tutor.cli import main
+from tutor.content.lesson_text import parse_lesson_text
+from tutor.paths import PROJECT_ROOT
+from tutor.probes.data_bench import limits_for
 
 CODE = "a = torch.randn(32, 32)\n\ndef fn():\n    return a @ a\n"
 
@@ -35,3 +38,17 @@ def test_bench_text_and_refusals():
     assert code == 1 and "must define fn" in err
     code, out, err = run("bench", CODE, "--threads", "0")
     assert code == 2 and out == ""
+
+
+def test_the_lesson_times_eager_against_inductor_under_the_compile_profile():
+    """Chapter 6 sends the learner to the bench lab twice, eager then compiled; only the compiled
+    code gets the `compile` limits (inductor writes and builds C++)."""
+    text = (PROJECT_ROOT / "lessons" / "06-guarded-capture.md").read_text()
+    codes = [
+        link.preset["code"]
+        for link in parse_lesson_text(text).links
+        if link.name == "bench" and link.preset
+    ]
+    assert len(codes) == 2
+    assert [limits_for(code) for code in codes] == [{}, {"profile": "compile"}]
+    assert codes[1].replace("torch.compile(", "", 1)[:-1] == codes[0]

@@ -15,6 +15,12 @@ MAX_THREADS = 8
 TOP_OPS = 8
 
 
+def limits_for(code: str) -> dict[str, str]:
+    """The sandbox limits for timing ``code``: the ``compile`` profile when it calls
+    ``torch.compile`` (inductor writes and builds C++), else the default."""
+    return {"profile": "compile"} if "torch.compile" in code else {}
+
+
 class TimerStats(BaseModel):
     """What ``torch.utils.benchmark.Timer.blocked_autorange`` measured."""
 

@@ -6,7 +6,7 @@ import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.content.labs import get_lab
-from tutor.probes.data_bench import MAX_THREADS, Bench
+from tutor.probes.data_bench import MAX_THREADS, Bench, limits_for
 
 PROBE = get_lab("bench").probe
 
@@ -39,6 +39,10 @@ def render(data: Bench) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def bench(code: str, threads: int, as_json: bool) -> None:
-    """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it."""
-    data = probe_data(Bench, PROBE, timeout=60.0, memory_mb=2048, code=code, threads=threads)
+    """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it.
+
+    Code that calls torch.compile runs under the sandbox's `compile` limits profile."""
+    data = probe_data(
+        Bench, PROBE, timeout=60.0, memory_mb=2048, code=code, threads=threads, **limits_for(code)
+    )
     echo_lab(data, as_json, render)

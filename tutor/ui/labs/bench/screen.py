@@ -10,7 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, Static, TextArea
 
 from tutor.content.labs import get_lab
-from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench
+from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench, limits_for
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bench.bench_clocks import BenchClocks
 from tutor.ui.labs.bench.bench_profile import BenchProfile
@@ -106,6 +106,7 @@ class BenchLab(LabScreen):
             memory_mb=2048,
             code=code,
             threads=threads,
+            **limits_for(code),
         )
         if data is not None:
             self.show(data)
