@@ -217,3 +217,52 @@ def test_device_difference_is_named(basics, sandbox):
 def test_exit_inside_the_function_is_a_wrong_answer(basics, sandbox):
     g = grade(basics["outer"], "def outer(a, b):\n    raise SystemExit(3)\n", 3, sandbox)
     assert g.status == "wrong" and "SystemExit" in g.feedback
+
+
+_KEEP = """
+def grad_at(x):
+    leaf = x.detach().clone().requires_grad_(True)
+    (leaf.sin() * leaf).sum().backward()
+    return leaf.grad
+"""
+
+
+def _keep_inputs_drill(unchanged: bool) -> Ref:
+    drill = CodeDrill.model_validate(
+        {
+            "id": "keep",
+            "kind": "code",
+            "prompt": "Return the gradient of (x.sin() * x).sum(); do not change x.",
+            "starter": "def grad_at(x):\n    ...\n",
+            "reference": _KEEP,
+            "check": {
+                "call": "grad_at",
+                "args": {"x": {"tensor": ["n"]}},
+                "params": {"n": {"int": [1, 4]}},
+                "trials": 4,
+                "inputs_unchanged": unchanged,
+            },
+        }
+    )
+    return Ref("t/keep", drill)
+
+
+def test_inputs_unchanged_fails_an_answer_that_changes_its_input(sandbox):
+    ref = _keep_inputs_drill(True)
+    assert grade(ref, _KEEP, 1, sandbox).correct
+    grabs = "def grad_at(x):\n    x.requires_grad_(True)\n    (x.sin() * x).sum().backward()\n    return x.grad\n"  # noqa: E501
+    g = grade(ref, grabs, 1, sandbox)
+    assert g.status == "wrong" and g.category == "input_changed", g.feedback
+    assert "changed its input `x`: it now requires grad" in g.feedback
+    writes = _KEEP.replace("    return leaf.grad", "    x.mul_(2)\n    return leaf.grad")
+    g = grade(ref, writes, 1, sandbox)
+    assert g.category == "input_changed" and "values of its input `x`" in g.feedback
+    # restoring requires_grad still leaves a .grad behind
+    restores = grabs.replace("    return x.grad", "    g = x.grad\n    x.requires_grad_(False)\n    return g")  # noqa: E501
+    g = grade(ref, restores, 1, sandbox)
+    assert g.category == "input_changed" and "holds a `.grad`" in g.feedback
+
+
+def test_without_the_key_a_changed_input_is_not_judged(sandbox):
+    writes = _KEEP.replace("    return leaf.grad", "    x.mul_(2)\n    return leaf.grad")
+    assert grade(_keep_inputs_drill(False), writes, 1, sandbox).correct

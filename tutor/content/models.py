@@ -145,6 +145,10 @@ class Check(Strict):
     trials: int = Field(default=10, ge=1, le=200)
     assert_: str | None = Field(default=None, alias="assert", description="code run after")
     tolerance: float = Field(default=1e-5, ge=0, description="allclose rtol/atol")
+    inputs_unchanged: bool = Field(
+        default=False,
+        description="fail an answer whose `call` changes its inputs (values, requires_grad, .grad)",
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

@@ -92,6 +92,7 @@ def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) 
         "trials": trials(drill, params, seed),
         "assert_code": render(check.assert_, params) if check.assert_ else None,
         "tolerance": check.tolerance,
+        "inputs_unchanged": check.inputs_unchanged,
         "forbid": [f for f in drill.forbid if f not in KEYWORDS],
         "seed": seed,
     }
@@ -136,7 +137,8 @@ def inputs_text(inputs: dict[str, Any]) -> str:
 
 
 _WHAT = {"dtype": "dtype_promotion", "device": "device_mismatch", "requires_grad": "requires_grad",
-         "values": "values", "value": "values", "type": "type", "length": "shape", "keys": "type"}  # fmt: skip
+         "values": "values", "value": "values", "type": "type", "length": "shape", "keys": "type",
+         "input_changed": "input_changed"}  # fmt: skip
 
 
 def _shape_category(d: dict[str, Any]) -> str:

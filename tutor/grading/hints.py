@@ -101,6 +101,11 @@ HINTS: dict[str, str] = {
         "The drill refuses the construct named above so that you practise another way: build "
         "the result from the operations the prompt allows."
     ),
+    "input_changed": (
+        "The drill asks you to leave your inputs as they came. Work on a copy "
+        "(`x.detach().clone()`), and avoid in-place methods (`add_`, `requires_grad_`) on the "
+        "arguments themselves."
+    ),
     "type": "Check what kind of object the expression gives back: a tensor, a Size, a number?",
 }
 

@@ -273,6 +273,9 @@ class Output(_Strict):
 
     value: Wire | None = None
     raised: ErrorInfo | None = None
+    inputs: list[Wire] | None = Field(
+        default=None, description="the arguments after the call (checks with inputs_unchanged)"
+    )
 
 
 class Ran(_Strict):

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 
 from tutor.probes.data_grading import ExitInfo
-from tutor.probes.grade_compare import diff, notes
+from tutor.probes.grade_compare import diff, input_change, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, spawn
@@ -74,8 +74,26 @@ def _reference_outputs(
     return outputs, None
 
 
+def _changed(learner: Learner, spec: dict, inputs: list[Any], output: dict) -> dict | None:
+    """What the learner's call changed in its inputs (``inputs_unchanged`` checks), as a diff."""
+    after = output.get("inputs")
+    if not isinstance(after, list) or len(after) != len(inputs):
+        raise BadData("it did not send its inputs back after the call")
+    for name, before, sent in zip(spec["args"], inputs, after, strict=True):
+        message = input_change(name, before, learner.value(sent))
+        if message:
+            return {"what": "input_changed", "message": message, "path": ""}
+    return None
+
+
 def _trial(
-    learner: Learner, spec: dict, i: int, expected: Any, output: dict, tol: float
+    learner: Learner,
+    spec: dict,
+    i: int,
+    expected: Any,
+    output: dict,
+    tol: float,
+    unchanged: bool = False,
 ) -> dict | None:
     """None if the learner's output on trial ``i`` agrees with the reference's, else why not."""
     inputs = make_inputs(spec)
@@ -92,6 +110,8 @@ def _trial(
         return record
     got = learner.value(output["value"])
     d = diff(expected, got, tol)
+    if d is None and unchanged:
+        d = _changed(learner, spec, inputs, output)
     if d is None:
         return None
     record.update(diff=d, got=_show(got), notes=notes(expected, got))
@@ -154,7 +174,9 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
             raise BadData(f"it sent {len(raw['outputs'])} results for {len(trials)} trials")
         failures = []
         for i, spec in enumerate(trials):
-            record = _trial(learner, spec, i, expected[i], raw["outputs"][i], kw["tolerance"])
+            record = _trial(
+                learner, spec, i, expected[i], raw["outputs"][i], kw["tolerance"], kw["unchanged"]
+            )
             if record is not None:
                 failures.append(record)
         out["trials"] = len(trials)
@@ -185,6 +207,7 @@ def check_code(
     forbid: list[str],
     seed: int = 0,
     secrets: list[str] | None = None,
+    inputs_unchanged: bool = False,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
@@ -193,6 +216,8 @@ def check_code(
     the reference and the ``assert`` stage and compares, on data only.
     The global torch RNG is seeded with ``seed`` before each ``setup``, so an attempt that
     uses unseeded randomness (a training loop) replays exactly from its seed.
+    With ``inputs_unchanged`` the learner's process sends each call's arguments back too, and a
+    call that changed them (values, ``requires_grad``, a ``.grad``) fails its trial.
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
@@ -200,12 +225,13 @@ def check_code(
     }  # fmt: skip
     forked = time.perf_counter()
     spec = {"setup": setup, "answer": answer, "call": call, "trials": trials,
-            "forbid": forbid, "seed": seed}  # fmt: skip
+            "forbid": forbid, "seed": seed, "inputs_unchanged": inputs_unchanged}  # fmt: skip
     hidden = [reference, assert_code or "", *(secrets or [])]
     learner = Learner(*spawn(learner_side(spec), hidden, keep=[setup, answer]))
     out["timings"]["fork_ms"] = _ms(forked)
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
-          "assert_code": assert_code, "tolerance": tolerance, "seed": seed}  # fmt: skip
+          "assert_code": assert_code, "tolerance": tolerance, "seed": seed,
+          "unchanged": inputs_unchanged}  # fmt: skip
     try:
         return _judge(learner, kw, out)
     except Gone:

@@ -202,3 +202,31 @@ def notes(expected: Any, got: Any) -> list[str]:
         elif expected.stride() != got.stride():
             out.append(f"strides {got.stride()} differ from the reference's {expected.stride()}")
         return out
+
+
+def input_change(name: str, before: Any, after: Any) -> str | None:
+    """How a call changed its argument ``name`` (``before``: the judge's own copy of it), or
+    None when it did not: its values, its ``requires_grad``, or a ``.grad`` it now holds."""
+    with _NoSubclass():
+        if isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor):
+            if after.requires_grad != before.requires_grad:
+                now = "requires" if after.requires_grad else "no longer requires"
+                return f"your function changed its input `{name}`: it now {now} grad"
+            if after.grad is not None and before.grad is None:
+                return f"your function changed its input `{name}`: it now holds a `.grad`"
+            d = _diff(before.detach(), after.detach(), 0.0, "")
+            if d is None:
+                return None
+            if d["what"] == "values":
+                at = f" at index {d['index']}" if d["index"] else ""
+                return (f"your function changed the values of its input `{name}`: "
+                        f"{d['count']} changed, the first{at} is now {_short(d['got'])}, "
+                        f"was {_short(d['expected'])}")  # fmt: skip
+            return f"your function changed its input `{name}`: {d['message']}"
+        if _diff(before, after, 0.0, "") is not None:
+            return f"your function changed its input `{name}`"
+        return None
+
+
+def _short(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else repr(v)

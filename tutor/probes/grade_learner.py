@@ -54,15 +54,18 @@ def _ran(spec: dict[str, Any], ns: dict[str, Any], trace: ForbidTrace) -> dict[s
             error = {"type": "NameError", "message": msg, "line": None}
             return {"op": "ran", "stage": "answer_error", "error": error}
         for trial in spec["trials"]:
-            inputs = make_inputs(trial)
+            args = fresh_copies(make_inputs(trial))
             torch.manual_seed(int(trial["seed"]))
             try:
                 with trace:
-                    got = fn(*fresh_copies(inputs))
+                    got = fn(*args)
             except BaseException as exc:  # noqa: BLE001
                 outputs.append({"raised": describe_error(exc, "<answer>")})
                 continue
-            outputs.append({"value": _wire(got)})
+            output = {"value": _wire(got)}
+            if spec.get("inputs_unchanged"):
+                output["inputs"] = [_wire(a) for a in args]
+            outputs.append(output)
     return {"op": "ran", "stage": "done", "outputs": outputs}
 
 
