@@ -258,7 +258,9 @@ def test_inputs_unchanged_fails_an_answer_that_changes_its_input(sandbox):
     g = grade(ref, writes, 1, sandbox)
     assert g.category == "input_changed" and "values of its input `x`" in g.feedback
     # restoring requires_grad still leaves a .grad behind
-    restores = grabs.replace("    return x.grad", "    g = x.grad\n    x.requires_grad_(False)\n    return g")  # noqa: E501
+    restores = grabs.replace(
+        "    return x.grad", "    g = x.grad\n    x.requires_grad_(False)\n    return g"
+    )
     g = grade(ref, restores, 1, sandbox)
     assert g.category == "input_changed" and "holds a `.grad`" in g.feedback
 
