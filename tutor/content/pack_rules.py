@@ -1,4 +1,5 @@
-"""Pack checks beyond the schema that need no torch: ids, ranges and placeholders.
+"""Pack checks beyond the schema that need no torch: ids, ranges, placeholders, and choice
+``why`` texts that give the right answer away.
 
 They run on the plain data (whatever its shape), so a file with schema errors still gets
 every other problem reported in the same pass.
@@ -10,6 +11,7 @@ import difflib
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from tutor.content.choice_rules import choice_problems
 from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
@@ -64,6 +66,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
         if isinstance(check, dict):
             declared |= _check_params(check.get("params"), (*here, "check", "params"), report)
             _check_args(check.get("args"), (*here, "check", "args"), declared, report)
+        for j, message in choice_problems(drill.get("choices")):
+            report((*here, "choices", j, "why"), message)
         for path, text in _prose(drill, here):
             missing = sorted(placeholders(text) - declared)
             for name in missing:
