@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "doctor": ("tutor.commands.doctor:doctor", "Runtimes, backends and sandbox containment."),
     "lab": ("tutor.commands.lab:lab", "Run a live lab headlessly and print what it shows."),
     "progress": ("tutor.commands.progress:progress", "Export and import your progress."),
+    "class": ("tutor.commands.classroom:class_", "Report on a class from learners' exports."),
 }
 
 
