@@ -66,6 +66,10 @@ class DrillBase(Strict):
     limits: LimitsName | None = Field(
         default=None, description="sandbox limits profile: compile for torch.compile"
     )
+    regression_seeds: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list,
+        description="seeds that once failed: `tutor pack check` always tries them too",
+    )
 
     @property
     def display_title(self) -> str:
@@ -192,6 +196,10 @@ class Pack(Strict):
     limits: LimitsName | None = Field(
         default=None, description="limits profile of every drill that names none"
     )
+    regression_seeds: list[Annotated[int, Field(ge=0)]] = Field(
+        default_factory=list,
+        description="seeds that once failed, tried for every drill of the pack",
+    )
     drills: list[Drill] = Field(min_length=1)
 
     #: where the pack was loaded from (not part of the file)
@@ -208,6 +216,10 @@ class Pack(Strict):
             ]
             data = {**data, "drills": drills}
         return data
+
+    def seeds_of(self, drill: DrillBase) -> list[int]:
+        """The regression seeds of ``drill``: its own and the pack's, each once, sorted."""
+        return sorted({*self.regression_seeds, *drill.regression_seeds})
 
     def chapter_of(self, drill: DrillBase) -> int:
         return drill.chapter or self.chapter
