@@ -74,6 +74,13 @@ def xla_runtime_or_skip() -> str:
     return "xla"
 
 
+@pytest.fixture
+def xla_runtime() -> str:
+    """The xla runtime's name, for a test that starts its own sandbox there (an async one);
+    skips (or fails under ``TUTOR_REQUIRE_XLA=1``) where it is not built."""
+    return xla_runtime_or_skip()
+
+
 @pytest.fixture(scope="module")
 def xla_sandbox():
     """A started ``Sandbox`` on the xla runtime (torch 2.9 + torch_xla + torchax + jax, PJRT on

@@ -64,6 +64,7 @@ LABS: tuple[Lab, ...] = (
     _row("bench", "Benchmark lab", 9, "bench:bench", "data_bench:Bench", "BenchLab"),
     _row("train", "Training run", 12, "train:train", "data_train:TrainRun", "TrainLab"),
     _row("bridges", "Two-bridge ledger", 10, "bridges:bridges", "data_bridges:Bridges", "BridgesLab"),
+    _row("recompile", "Recompilation counter", 11, "recompile:recompile", "data_recompile:Recompile", "RecompileLab"),
 )  # fmt: skip
 
 _BY_NAME = {lab.name: lab for lab in LABS}

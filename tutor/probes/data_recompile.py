@@ -7,6 +7,37 @@ from pydantic import BaseModel
 
 #: batch sizes a data pipeline without drop_last or bucketing might produce
 DEFAULT_SIZES = [32, 32, 17, 32, 9, 32, 17, 25]
+#: the largest batch the lab accepts
+MAX_BATCH = 512
+#: the most steps one run of the lab takes
+MAX_STEPS = 64
+
+
+def parse_sizes(text: str) -> list[int]:
+    """``"3,5,7,5"`` as ``[3, 5, 7, 5]``; ValueError with a sentence saying what is wrong."""
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        raise ValueError("give at least one batch size, e.g. 3,5,7,5")
+    sizes = []
+    for item in items:
+        if not item.isdigit():
+            raise ValueError(f"{item!r} is not a batch size: give whole numbers, e.g. 3,5,7,5")
+        sizes.append(int(item))
+    check_sizes(sizes)
+    return sizes
+
+
+def check_sizes(sizes: list[int], pad_to: int | None = None) -> None:
+    """ValueError unless every size is 1 to ``MAX_BATCH``, there are 1 to ``MAX_STEPS`` of them
+    and ``pad_to`` (if any) holds the largest."""
+    if not 1 <= len(sizes) <= MAX_STEPS:
+        raise ValueError(f"give 1 to {MAX_STEPS} batch sizes, not {len(sizes)}")
+    if any(not 1 <= n <= MAX_BATCH for n in sizes):
+        raise ValueError(f"every batch size must be between 1 and {MAX_BATCH}")
+    if pad_to is not None and pad_to < max(sizes):
+        raise ValueError(f"pad_to={pad_to} is smaller than the largest batch ({max(sizes)})")
+    if pad_to is not None and pad_to > MAX_BATCH:
+        raise ValueError(f"pad_to must be at most {MAX_BATCH}, not {pad_to}")
 
 
 class Step(BaseModel):
@@ -20,6 +51,8 @@ class Step(BaseModel):
     """Graphs compiled so far (torch_xla's ``UncachedCompile`` counter)."""
     cached_compiles: int
     """Graphs found in the compile cache so far (``CachedCompile``)."""
+    loss: float
+    """The step's loss: the mean over the real rows (padding rows weigh nothing)."""
 
 
 class Recompile(BaseModel):

@@ -9,18 +9,12 @@ import os
 import torch
 from torch import nn
 
-from tutor.probes.data_recompile import Recompile, Step
-
-#: the largest batch the lab accepts
-MAX_BATCH = 512
+from tutor.probes.data_recompile import Recompile, Step, check_sizes
 
 
 def recompile(sizes: list[int], pad_to: int | None = None, features: int = 8) -> Recompile:
     """Run one forward step (loss of a batch) per batch size in ``sizes``; pad to ``pad_to``."""
-    if not sizes or any(not 1 <= n <= MAX_BATCH for n in sizes):
-        raise ValueError(f"every batch size must be between 1 and {MAX_BATCH}")
-    if pad_to is not None and pad_to < max(sizes):
-        raise ValueError(f"pad_to={pad_to} is smaller than the largest batch ({max(sizes)})")
+    check_sizes(sizes, pad_to)
     os.environ.setdefault("PJRT_DEVICE", "CPU")
     try:
         import torch_xla
@@ -47,8 +41,7 @@ def recompile(sizes: list[int], pad_to: int | None = None, features: int = 8) ->
         x, y, weight = x.to(device), y.to(device), weight.to(device)
         with torch.no_grad():
             loss = (weight * (model(x) - y) ** 2).sum() / n
-        torch_xla.sync()
-        del loss
+        torch_xla.sync()  # cut the graph here: compile it (or find it in the cache) and run it
         steps.append(
             Step(
                 step=i,
@@ -56,6 +49,7 @@ def recompile(sizes: list[int], pad_to: int | None = None, features: int = 8) ->
                 shape=list(x.shape),
                 uncached_compiles=int(met.counter_value("UncachedCompile") or 0),
                 cached_compiles=int(met.counter_value("CachedCompile") or 0),
+                loss=loss.item(),  # the graph ran at the sync: reading it compiles nothing
             )
         )
     return Recompile(
