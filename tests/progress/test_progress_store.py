@@ -150,3 +150,45 @@ def test_newer_database_is_refused(tmp_path):
     with pytest.raises(StoreError, match="newer version of tutor") as info:
         Store(path)
     assert info.value.kind == "newer"
+
+
+def test_an_attempt_after_the_answer_was_shown_is_kept_but_does_not_count(tmp_path, clock):
+    path = tmp_path / "p.db"
+    with Store(path, clock=clock) as s:
+        s.record_attempt("p/a", 1, "x", True, "correct", revealed=True)
+        (attempt,) = s.attempts("p/a")
+        assert attempt.revealed and attempt.correct
+        assert not s.mastered("p/a") and s.next_review("p/a") is None
+        assert not s.chapter_status(1, ["p/a"], ["p/a"]).quiz_mastered
+    with Store(path, clock=clock) as s:  # read back from the file
+        assert s.attempts("p/a")[0].revealed and not s.mastered("p/a")
+        s.record_attempt("p/a", 2, "x", True, "correct")
+        assert s.mastered("p/a") and s.next_review("p/a") is not None
+        assert [a.revealed for a in s.attempts("p/a")] == [True, False]
+
+
+def test_a_revealed_attempt_survives_export_and_import(tmp_path, clock):
+    from tutor.progress.transfer import export_progress, import_progress
+
+    with Store(tmp_path / "a.db", clock=clock) as s:
+        s.record_attempt("p/a", 1, "x", True, "correct", revealed=True)
+        doc = export_progress(s)
+    assert doc["attempts"][0]["revealed"] is True
+    with Store(tmp_path / "b.db", clock=clock) as s:
+        import_progress(s, doc)
+        assert s.attempts("p/a")[0].revealed and not s.mastered("p/a")
+
+
+def test_a_version_2_database_gains_the_revealed_column(tmp_path):
+    path = tmp_path / "v2.db"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[0] + MIGRATIONS[1])
+    conn.execute("PRAGMA user_version = 2")
+    conn.execute(
+        "INSERT INTO attempts (uid, drill, seed, answer, correct, status, at)"
+        " VALUES ('u1', 'p/a', 1, 'x', 1, 'correct', '2026-01-01T00:00:00+00:00')"
+    )
+    conn.commit()
+    conn.close()
+    with Store(path) as s:
+        assert s.mastered("p/a") and not s.attempts("p/a")[0].revealed

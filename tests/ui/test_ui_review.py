@@ -49,7 +49,9 @@ async def test_due_review_is_served_as_a_new_variant_and_rescheduled(make_app):
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
-        assert app.screen.query_one(OptionList).option_count == 0
+        assert "Nothing due now" in str(app.screen.query_one("#review-head").render())
+        (coming,) = app.screen.query_one(OptionList).options  # listed as coming, not due
+        assert "due in" in str(coming.prompt) or "due tomorrow" in str(coming.prompt)
     attempts = store.attempts(DRILL)
     assert [a.seed for a in attempts] == [old_seed, drill.variant.seed]
     assert DRILL not in store.due_reviews()
@@ -83,3 +85,32 @@ async def test_escape_ends_a_review_session(make_app):
         await pilot.pause()
         assert isinstance(app.screen, ReviewScreen)
         assert app.screen.session == []
+
+
+async def test_nothing_due_says_when_and_practising_ahead_serves_the_next(make_app):
+    store = Store()
+    store.record_attempt(DRILL, 5, "(5, 1)", True, "correct", 0, 4.0)  # due again in days
+    assert not store.due_reviews()
+    app = make_app(store=store)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.push_screen(ReviewScreen())
+        await pilot.pause()
+        head = str(app.screen.query_one("#review-head").render())
+        assert "Nothing due now" in head and "The next review is due in" in head
+        (option,) = app.screen.query_one(OptionList).options
+        assert option.id == DRILL and "due in" in str(option.prompt)
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+        drill = app.screen
+        assert isinstance(drill, DrillScreen) and drill.review and drill.full_id == DRILL
+
+
+def test_until_reads_as_words():
+    from tutor.ui.screens.review import until
+
+    assert until(timedelta(minutes=20)) == "in 20 minutes"
+    assert until(timedelta(hours=5)) == "in 5 hours"
+    assert until(timedelta(days=1)) == "tomorrow"
+    assert until(timedelta(days=3, hours=2)) == "in 3 days"

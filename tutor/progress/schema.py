@@ -49,6 +49,10 @@ MIGRATIONS: list[str] = [
         done_at TEXT NOT NULL
     );
     """,
+    # 3: attempts made after the answer was shown (kept, but they neither master nor schedule)
+    """
+    ALTER TABLE attempts ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -46,6 +46,7 @@ class Attempt:
     seconds: float
     at: datetime
     uid: str
+    revealed: bool = False
 
 
 @dataclass(frozen=True)
@@ -241,9 +242,12 @@ class Store:
         seconds: float = 0.0,
         *,
         at: datetime | None = None,
+        revealed: bool = False,
     ) -> str:
         """Store an attempt and reschedule its drill's review; returns the attempt's uid.
 
+        ``revealed``: the answer had been shown before this attempt; it is kept and marked, but
+        it neither masters the drill nor moves its review.
         Never raises for a storage fault: the attempt is journalled (see ``take_notices``)."""
         entry = {
             "kind": "attempt",
@@ -256,6 +260,7 @@ class Store:
             "hints_used": hints_used,
             "seconds": seconds,
             "at": (at or self.clock()).isoformat(),
+            "revealed": bool(revealed),
         }
         self._save(entry, "attempt")
         return str(entry["uid"])
@@ -263,7 +268,7 @@ class Store:
     def attempts(self, drill: str | None = None) -> list[Attempt]:
         """All attempts, oldest first (of one drill when ``drill`` is given)."""
         sql = (
-            "SELECT drill, seed, answer, correct, status, hints_used, seconds, at, uid"
+            "SELECT drill, seed, answer, correct, status, hints_used, seconds, at, uid, revealed"
             " FROM attempts"
         )
         rows = (
@@ -273,7 +278,16 @@ class Store:
         )
         return [
             Attempt(
-                r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], datetime.fromisoformat(r[7]), r[8]
+                r[0],
+                r[1],
+                r[2],
+                bool(r[3]),
+                r[4],
+                r[5],
+                r[6],
+                datetime.fromisoformat(r[7]),
+                r[8],
+                bool(r[9]),
             )
             for r in rows
         ]
@@ -287,6 +301,12 @@ class Store:
         card = self._card(drill)
         return card.due if card else None
 
+    def upcoming_reviews(self, now: datetime | None = None) -> list[tuple[str, datetime]]:
+        """``(drill, due)`` of every review not yet due at ``now``, soonest first."""
+        when = (now or self.clock()).isoformat()
+        rows = self._rows("SELECT drill, due FROM cards WHERE due > ? ORDER BY due", (when,))
+        return [(r[0], datetime.fromisoformat(r[1])) for r in rows]
+
     def due_reviews(self, now: datetime | None = None) -> list[str]:
         """Drill ids due for review at ``now``, most overdue first."""
         when = (now or self.clock()).isoformat()
@@ -297,9 +317,11 @@ class Store:
     # --- mastery and chapters -------------------------------------------------------------
 
     def mastered_set(self) -> set[str]:
-        """Every drill id answered correctly with at most ``MASTERY_MAX_HINTS`` hints."""
+        """Every drill id answered correctly with at most ``MASTERY_MAX_HINTS`` hints, before
+        its answer was shown."""
         rows = self._rows(
-            "SELECT DISTINCT drill FROM attempts WHERE correct = 1 AND hints_used <= ?",
+            "SELECT DISTINCT drill FROM attempts"
+            " WHERE correct = 1 AND hints_used <= ? AND revealed = 0",
             (MASTERY_MAX_HINTS,),
         )
         return {r[0] for r in rows}
@@ -391,9 +413,10 @@ def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
     when = datetime.fromisoformat(entry["at"])
     drill, correct = str(entry["drill"]), bool(entry["correct"])
     hints, seconds = int(entry["hints_used"]), float(entry["seconds"])
+    revealed = bool(entry.get("revealed", False))  # journals written before the column lack it
     cursor = conn.execute(
         "INSERT OR IGNORE INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
-        " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seconds, at, revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             str(entry["uid"]),
             drill,
@@ -404,10 +427,13 @@ def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
             hints,
             seconds,
             when.isoformat(),
+            int(revealed),
         ),
     )
     if cursor.rowcount != 1:  # saved before (a journal replayed twice)
         return 0
+    if revealed:  # practice after the answer was shown says nothing about recall
+        return 1
     row = conn.execute("SELECT card FROM cards WHERE drill = ?", (drill,)).fetchone()
     card = fsrs.Card.from_json(row[0]) if row else reviews.new_card()
     card = reviews.review(card, reviews.rating_for(correct, hints, seconds), when)

@@ -33,6 +33,7 @@ class AttemptRow(_Row):
     hints_used: int
     seconds: float
     at: datetime
+    revealed: bool = False
 
 
 class LessonRow(_Row):
@@ -86,6 +87,7 @@ def export_progress(store: Store) -> dict[str, Any]:
                 hints_used=a.hints_used,
                 seconds=a.seconds,
                 at=a.at,
+                revealed=a.revealed,
             )
             for a in store.attempts()
         ],
@@ -113,7 +115,7 @@ def import_progress(store: Store, data: dict[str, Any]) -> dict[str, int]:
     statements: list[tuple[str, tuple[Any, ...]]] = [
         (
             "INSERT INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
-            " seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " seconds, at, revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 a.uid,
                 a.drill,
@@ -124,6 +126,7 @@ def import_progress(store: Store, data: dict[str, Any]) -> dict[str, int]:
                 a.hints_used,
                 a.seconds,
                 a.at.isoformat(),
+                int(a.revealed),
             ),
         )
         for a in new

@@ -1,5 +1,6 @@
 """The drill screen: prompt, the right input for the kind, submit/hint/reset/editor/watch/lab,
-verdict and feedback, the explanation once solved. Every attempt goes to the progress store."""
+verdict and feedback, the explanation once solved, the answer on request. Every attempt goes to
+the progress store (marked ``revealed`` once the answer was shown)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         Binding("ctrl+g", "watch", "Watch file", show=False),
         Binding("ctrl+l", "lab", "Lab"),
         Binding("ctrl+n", "next", "Next"),
+        Binding("ctrl+f", "reveal", "Show the answer", show=False),
     ]
 
     def __init__(
@@ -71,6 +73,8 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.started = time.monotonic()
         self.editor_session: EditorSession | None = None
         self._gradings = 0
+        #: the answer was shown: later attempts are practice (kept, marked, not mastery)
+        self.revealed = False
 
     # --- layout -------------------------------------------------------------------------------
 
@@ -96,10 +100,12 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                     yield Button("$EDITOR", id="editor")
                 if drill.lab:
                     yield Button(f"Lab: {drill.lab}", id="lab")
+                yield Button("Answer", id="reveal")
                 yield Button("Next ▶", id="next", disabled=len(self.queue) < 2 and not self.review)
             yield RunStatus(id="drill-status")
             yield FeedbackPanel(id="feedback")
             yield Static(id="drill-hints")
+            yield Static(id="drill-answer")
             yield Markdown(id="drill-explain", open_links=False)
         yield Footer()
 
@@ -112,6 +118,8 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             tags.append("quiz")
         if self.review:
             tags.append("review: a fresh variant")
+        if self.revealed:
+            tags.append("answer shown")
         if self.app.store.mastered(self.full_id):
             tags.append("mastered ✓")
         text.append("   " + " · ".join(tags), style="dim")
@@ -124,6 +132,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         feedback.show_expected = self.ref.drill.kind == "predict"
         self.query_one("#drill-explain", Markdown).display = False
         self.query_one("#drill-hints", Static).display = False
+        self.query_one("#drill-answer", Static).display = False
         if not self.review:
             self.app.store.set_last_location("drill", self.full_id)
         if self.ref.drill.kind in ("code", "fix"):
@@ -171,6 +180,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             "reset": self.action_reset,
             "editor": self.action_editor,
             "lab": self.action_lab,
+            "reveal": self.action_reveal,
             "next": self.action_next,
             "move-up": lambda: self.query_one(OrderList).action_move(-1),
             "move-down": lambda: self.query_one(OrderList).action_move(1),
@@ -233,19 +243,56 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 str(grade.status),
                 self.hints_used,
                 round(time.monotonic() - self.started, 2),
+                revealed=self.revealed,
             )
             self.app.report_store()
         if grade.correct and not self.solved:
             self.solved = True
-            explain = self.query_one("#drill-explain", Markdown)
-            if self.ref.drill.explain:
-                explain.update("**Why:** " + self.variant.explain.strip())
-                explain.display = True
+            self._show_explain()
             self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
         self.query_one(FeedbackPanel).scroll_visible()
 
-    # --- hints, reset, lab, next ----------------------------------------------------------------
+    def _show_explain(self) -> None:
+        explain = self.query_one("#drill-explain", Markdown)
+        if self.ref.drill.explain and not explain.display:
+            explain.update("**Why:** " + self.variant.explain.strip())
+            explain.display = True
+
+    # --- hints, answer, reset, lab, next --------------------------------------------------------
+
+    def action_reveal(self) -> None:
+        """Show this variant's answer; from now on attempts are practice (not mastery)."""
+        if self.revealed:
+            self.query_one("#drill-answer", Static).scroll_visible()
+            return
+        self.revealed = True  # before the answer arrives: nothing submitted now counts
+        self.query_one("#drill-title", Static).update(self._title_text())
+        self._reveal()
+
+    @work(exclusive=True, group="reveal", exit_on_error=False)
+    async def _reveal(self) -> None:
+        from tutor.grading.reveal import answer_async
+
+        panel = self.query_one("#drill-answer", Static)
+        panel.update(Text("Working out the answer in the sandbox…"))
+        panel.display = True
+        try:
+            text = await answer_async(self.ref, self.variant.seed, self.app.sandbox)
+        except Exception as exc:
+            panel.update(Text(f"The answer could not be worked out: {exc}"))
+            return
+        shown = Text()
+        shown.append("Answer: ", style="bold")
+        shown.append(("\n" if "\n" in text.strip() else "") + text.rstrip())
+        shown.append(
+            "\nShown: answers to this drill now are practice; they are kept but do not count "
+            "toward mastery or reviews.",
+            style="dim",
+        )
+        panel.update(shown)
+        self._show_explain()
+        panel.scroll_visible()
 
     def action_hint(self) -> None:
         hints = self.variant.hints

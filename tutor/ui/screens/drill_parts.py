@@ -8,6 +8,7 @@ from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
 
 from tutor.grading.variants import Variant
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.order_list import OrderList
 
 
@@ -25,7 +26,7 @@ def answer_widget(kind: str, variant: Variant) -> Widget:
         order = OrderList(id="answer")
         order.lines = list(variant.lines)
         return order
-    return TextArea.code_editor(variant.starter, language="python", id="answer")
+    return CodeEditor.code_editor(variant.starter, language="python", id="answer")
 
 
 def editor_theme(dark: bool) -> str:

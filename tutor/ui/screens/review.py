@@ -1,6 +1,10 @@
-"""Reviews: the drills the schedule says are due, each served as a fresh variant (new seed)."""
+"""Reviews: the drills the schedule says are due, each served as a fresh variant (new seed).
+With nothing due, the screen says when the next review is and lists the coming ones, which the
+learner may practise ahead of time."""
 
 from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from rich.text import Text
 from textual import on
@@ -13,6 +17,20 @@ from textual.widgets.option_list import Option
 INTRO = (
     "Each review comes back as a fresh variant with new numbers: recall the idea, not the answer."
 )
+#: how many coming reviews "practise ahead" serves
+AHEAD = 5
+
+
+def until(delta: timedelta) -> str:
+    """``delta`` from now in words: "in 20 minutes", "in 5 hours", "tomorrow", "in 3 days"."""
+    minutes = max(1, round(delta.total_seconds() / 60))
+    if minutes < 60:
+        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(minutes / 60)
+    if hours < 24:
+        return f"in {hours} hour{'s' if hours != 1 else ''}"
+    days = round(hours / 24)
+    return "tomorrow" if days == 1 else f"in {days} days"
 
 
 class ReviewScreen(Screen[None]):
@@ -21,6 +39,7 @@ class ReviewScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("s", "start", "Start reviews"),
+        Binding("a", "ahead", "Practise ahead"),
     ]
 
     def __init__(self) -> None:
@@ -49,35 +68,62 @@ class ReviewScreen(Screen[None]):
         known = {ref.full_id for ref in self.app.catalog.drills()}
         return [d for d in self.app.store.due_reviews() if d in known]
 
+    def upcoming(self) -> list[tuple[str, datetime]]:
+        """``(drill, due)`` of the reviews not due yet, soonest first (catalog drills only)."""
+        known = {ref.full_id for ref in self.app.catalog.drills()}
+        return [(d, at) for d, at in self.app.store.upcoming_reviews() if d in known]
+
     def refresh_due(self) -> None:
-        """Redraw the list of due drills."""
+        """Redraw the list: the due drills, or else the coming ones with when each is due."""
         due = self.due()
+        upcoming = [] if due else self.upcoming()
         head = Text()
         if due:
             head.append(f"{len(due)} review{'s' if len(due) != 1 else ''} due today. ", "bold")
             head.append(INTRO + "\nPress s (or enter on a drill) to start.")
+        elif upcoming:
+            now = self.app.store.clock()
+            head.append("Nothing due now. ", "bold")
+            head.append(f"The next review is due {until(upcoming[0][1] - now)}. ")
+            head.append(f"Press a to practise the next {min(AHEAD, len(upcoming))} ahead of time "
+                        "(or enter on one).")  # fmt: skip
         else:
             head.append("Nothing due today. ", "bold")
             head.append("Drills you answer come back here when the schedule says so.")
         self.query_one("#review-head", Static).update(head)
         listing = self.query_one(OptionList)
         listing.clear_options()
-        for full_id in due:
+        now = self.app.store.clock()
+        rows = [(d, None) for d in due] or upcoming
+        for full_id, at in rows:
             ref = self.app.catalog.drill(full_id)
             text = Text.assemble(
                 (f"{ref.drill.display_title:<40}", "bold"),
                 (f" {ref.drill.kind:<8} chapter {ref.chapter}", "dim"),
             )
+            if at is not None:
+                text.append(f"  due {until(at - now)}", "dim")
             listing.add_option(Option(text, id=full_id))
-        if due:
+        if rows:
             listing.highlighted = 0
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        due = self.due()
+        due = self.due() or [d for d, _ in self.upcoming()]
         if event.option.id in due:
             start = due.index(event.option.id)
             self._begin(due[start:] + due[:start])
+
+    def action_ahead(self) -> None:
+        """Practise the coming reviews now, soonest first (when nothing is due)."""
+        if self.due():
+            self.notify("Reviews are due now: press s to start them.")
+            return
+        coming = [d for d, _ in self.upcoming()][:AHEAD]
+        if not coming:
+            self.notify("No reviews are scheduled yet: answer some drills first.")
+            return
+        self._begin(coming)
 
     def action_start(self) -> None:
         due = self.due()

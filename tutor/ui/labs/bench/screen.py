@@ -14,6 +14,7 @@ from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench, limits_for
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bench.bench_clocks import BenchClocks
 from tutor.ui.labs.bench.bench_profile import BenchProfile
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("bench").probe
@@ -55,7 +56,7 @@ class BenchLab(LabScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="bench-top"):
-            yield TextArea.code_editor(self.code, language="python", id="bench-code")
+            yield CodeEditor.code_editor(self.code, language="python", id="bench-code")
             with Vertical(id="bench-side"):
                 yield Input(self.threads, type="integer", id="bench-threads")
                 yield Button("Time it", variant="primary", id="bench-go")

@@ -14,6 +14,7 @@ from tutor.content.labs import get_lab
 from tutor.probes.data_bridges import DEFAULT_CODE, SUM_CODE, Bridges
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bridges.bridges_ledger import BridgesLedger
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("bridges").probe
@@ -46,7 +47,7 @@ class BridgesLab(LabScreen):
             options = [(name, name) for name in EXAMPLES]
             yield Select(options, value=self.example, allow_blank=False, id="bridges-example")
             yield Button("Run", variant="primary", id="bridges-go")
-        yield TextArea(self.code, language="python", id="bridges-code")
+        yield CodeEditor(self.code, language="python", id="bridges-code")
         yield RunStatus(id="bridges-status")
         yield Static(id="bridges-error")
         yield BridgesLedger(id="bridges-ledger")

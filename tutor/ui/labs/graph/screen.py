@@ -14,6 +14,7 @@ from tutor.content.labs import get_lab
 from tutor.probes.data_graph import GraphView
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.graph.graph_tables import ROLE_STYLE, NodeTable, OpDiffTable
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = (
@@ -63,7 +64,7 @@ class GraphLab(LabScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield TextArea(self.code, language="python", id="graph-code")
+        yield CodeEditor(self.code, language="python", id="graph-code")
         yield RunStatus(id="graph-status")
         yield Static(id="graph-error")
         with Horizontal(id="graph-body"):

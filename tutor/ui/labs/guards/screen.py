@@ -14,6 +14,7 @@ from tutor.content.labs import get_lab
 from tutor.probes.data_guards import BACKENDS, GuardReport
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.guards.guards_panels import EventTable, guards_text, ops_text
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = (
@@ -52,7 +53,7 @@ class GuardsLab(LabScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield TextArea(self.code, language="python", id="guards-code")
+        yield CodeEditor(self.code, language="python", id="guards-code")
         yield RunStatus(id="guards-status")
         yield Static(id="guards-error")
         with Horizontal(id="guards-body"):

@@ -18,6 +18,7 @@ from tutor.probes.data_ledger import Ledger, parse_shape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ledger.ledger_table import LedgerTable
 from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
+from tutor.ui.widgets.code_editor import CodeEditor
 
 PROBE = get_lab("ledger").probe
 
@@ -74,7 +75,7 @@ class LedgerLab(LabScreen):
     def compose(self) -> ComposeResult:
         code = self.preset.get("expr") or next(iter(EXAMPLES.values()))
         with Horizontal(id="ledger-top"):
-            yield TextArea.code_editor(code, language="python", soft_wrap=True, id="ledger-code")
+            yield CodeEditor.code_editor(code, language="python", soft_wrap=True, id="ledger-code")
             with Vertical(id="ledger-options"):
                 yield Select(
                     [(name, name) for name in EXAMPLES],

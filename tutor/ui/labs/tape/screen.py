@@ -14,6 +14,7 @@ from tutor.probes.data_tape import Tape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.tape.tape_graph import TapeGraph
 from tutor.ui.labs.tape.tape_panels import TapeChecks, TapeStepPanel
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
@@ -47,7 +48,7 @@ class TapeLab(LabScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield TextArea(self.code, language="python", id="tape-code")
+        yield CodeEditor(self.code, language="python", id="tape-code")
         yield RunStatus(id="tape-status")
         yield Static(id="tape-error")
         with Horizontal(id="tape-body"):

@@ -15,6 +15,7 @@ from tutor.probes.data_train import BACKENDS, DEFAULT_CONFIG, Epoch, TrainRun
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.train.train_curves import AccuracyCurve
 from tutor.ui.labs.train.train_table import EpochTable
+from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.loss_curve import LossCurve
 from tutor.ui.widgets.run_status import RunStatus
 
@@ -63,7 +64,7 @@ class TrainLab(LabScreen):
         yield Static(id="train-error")
         with Horizontal(id="train-main"):
             with Vertical(id="train-left"):
-                yield TextArea(DEFAULT_CONFIG, language="python", id="train-config")
+                yield CodeEditor(DEFAULT_CONFIG, language="python", id="train-config")
                 yield EpochTable(id="train-table")
             with Vertical(id="train-plots"):
                 yield LossCurve(title="training loss per step", id="train-loss")

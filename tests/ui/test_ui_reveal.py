@@ -1,0 +1,43 @@
+"""Showing the answer: the drill screen shows the variant's answer (torch's, for a predict
+drill), and an attempt made afterwards is recorded, marked, and does not master the drill."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from tests.ui.test_ui_drill import PACK, graded, open_drill
+
+
+async def test_answer_shown_then_typed_is_kept_but_not_mastery(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(app, pilot, "row-strides")
+        b = screen.variant.params["b"]
+        await pilot.press("ctrl+f")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = str(screen.query_one("#drill-answer").render())
+        assert f"({b}, 1)" in shown and "do not count" in shown  # torch's own answer
+        assert screen.query_one("#drill-explain").display
+        assert "answer shown" in str(screen.query_one("#drill-title").render())
+
+        screen.query_one(Input).value = f"({b}, 1)"
+        await pilot.press("enter")
+        grade = await graded(app, pilot)
+        assert grade.correct
+        (attempt,) = app.store.attempts(f"{PACK}/row-strides")
+        assert attempt.correct and attempt.revealed
+        assert not app.store.mastered(f"{PACK}/row-strides")
+        assert app.store.next_review(f"{PACK}/row-strides") is None
+
+
+async def test_a_choice_answer_is_read_from_the_drill(make_app, catalog):
+    drill = next(r for r in catalog.drills() if r.drill.kind == "choice")
+    right = next(c.answer for c in drill.drill.choices if c.correct)
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(app, pilot, drill.drill.id)
+        await pilot.click("#reveal")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert right.strip()[:30] in str(screen.query_one("#drill-answer").render())

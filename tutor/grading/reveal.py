@@ -1,0 +1,54 @@
+"""The answer of one drill variant, for a learner who asks to see it.
+
+Attempts made after the answer was shown are recorded as ``revealed`` (they neither master a
+drill nor move its review; ``tutor.progress.store``). A predict drill's answer is what torch
+says, so it comes from the sandbox; the other kinds are read from the drill.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tutor.content.models import ChoiceDrill, CodeDrill, OrderDrill
+from tutor.grading.engine import DrillLike, grade, grade_async
+from tutor.grading.variants import draw_params, render, render_prose
+
+if TYPE_CHECKING:
+    from tutor.sandbox import AsyncSandbox, Sandbox
+
+
+def written_answer(ref: DrillLike, seed: int) -> str | None:
+    """The answer as the drill writes it, rendered for ``seed`` (None for a predict drill,
+    whose answer only torch can give)."""
+    drill = ref.drill
+    params = draw_params(drill.params, seed)
+    if isinstance(drill, ChoiceDrill):
+        right = next(c for c in drill.choices if c.correct)
+        return render_prose(right.answer, params)
+    if isinstance(drill, OrderDrill):
+        return "\n".join(render(line, params) for line in drill.lines)
+    if isinstance(drill, CodeDrill):
+        return render(drill.reference, params).rstrip() + "\n"
+    return None
+
+
+def _from_grade(expected: str, feedback: str) -> str:
+    return expected or f"(torch gave no answer: {feedback})"
+
+
+def answer(ref: DrillLike, seed: int, sandbox: Sandbox) -> str:
+    """The answer of the variant ``seed`` (a predict drill's truth runs in ``sandbox``)."""
+    written = written_answer(ref, seed)
+    if written is not None:
+        return written
+    g = grade(ref, "", seed, sandbox)
+    return _from_grade(g.expected, g.feedback)
+
+
+async def answer_async(ref: DrillLike, seed: int, sandbox: AsyncSandbox) -> str:
+    """``answer`` with the UI's ``AsyncSandbox``."""
+    written = written_answer(ref, seed)
+    if written is not None:
+        return written
+    g = await grade_async(ref, "", seed, sandbox)
+    return _from_grade(g.expected, g.feedback)
