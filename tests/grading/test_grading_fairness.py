@@ -137,3 +137,28 @@ def test_limits_are_said_as_limits():
     assert memory.feedback == f"Your code used more than {MEMORY_MB} MB, the drill's memory limit."
     slow = _from_result(RunResult(status=Status.timeout, reason="killed after 10 s"))
     assert f"longer than {CODE_TIMEOUT:g} s" in slow.feedback
+
+
+def test_a_strict_drill_refuses_the_looser_forms():
+    one = judge_predict(_size(3), None, "3", 1e-4, lenient=False)
+    assert one.status == "wrong" and one.category == "type" and "form" in one.feedback
+    assert "Size" not in one.feedback  # says the form is wrong, not which form is right
+    listed = {"type": "tuple", "items": [_int(2), _int(3)]}
+    assert not judge_predict(listed, None, "[2, 3]", 1e-4, lenient=False).correct
+    assert judge_predict(listed, None, "(2, 3)", 1e-4, lenient=False).correct
+    assert not judge_predict({"type": "bool", "value": True}, None, "yes", 1e-4, False).correct
+    assert judge_predict(_size(3), None, "(3,)", 1e-4, lenient=False).correct
+
+
+def test_the_lenient_key_reaches_the_judge(sandbox):
+    from tests.grading.conftest import Ref
+    from tutor.content.models import PredictDrill
+    from tutor.grading.engine import grade
+
+    spec = {"id": "s", "kind": "predict", "prompt": "p", "ask": "torch.zeros(3).shape"}
+    loose = Ref("t/s", PredictDrill.model_validate(spec))
+    strict = Ref("t/s", PredictDrill.model_validate({**spec, "lenient": False}))
+    g = grade(loose, "3", 1, sandbox)
+    assert g.correct and "one-element size" in g.feedback
+    assert grade(strict, "3", 1, sandbox).status == "wrong"
+    assert grade(strict, "torch.Size([3])", 1, sandbox).correct

@@ -82,6 +82,11 @@ class PredictDrill(DrillBase):
     kind: Literal["predict"]
     ask: str = Field(description="expression whose value (or exception) is the truth")
     tolerance: float = Field(default=1e-4, ge=0, description="relative tolerance for floats")
+    lenient: bool = Field(
+        default=True,
+        description="accept looser forms than torch's own (a number for a one-element Size, "
+        "a list for a tuple, yes/no for a bool); false when the form is the point",
+    )
 
 
 class OrderDrill(DrillBase):

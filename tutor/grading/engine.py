@@ -136,7 +136,7 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
         return Judgement("authoring", msg, "")
     context = data.context.model_dump() if data.context else None
     truth = data.value.model_dump()
-    return judge_predict(truth, context, answer, drill.tolerance)
+    return judge_predict(truth, context, answer, drill.tolerance, drill.lenient)
 
 
 def _code(result: RunResult | None) -> tuple[Judgement, list[str]]:

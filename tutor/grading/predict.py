@@ -183,8 +183,11 @@ def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]
     return f"Not {_said(answer)}.", "value"
 
 
-def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: float) -> Judgement:
-    """Grade the typed ``text`` against the truth torch produced."""
+def judge_predict(
+    truth: Tagged, context: dict | None, text: str, tolerance: float, lenient: bool = True
+) -> Judgement:
+    """Grade the typed ``text`` against the truth torch produced. With ``lenient`` a looser form
+    than torch's own is accepted and the feedback says so; without it, it is wrong."""
     expected = show(truth)
     if truth["type"] in ("int", "float") and _THOUSANDS.fullmatch(text.strip()):
         text = text.replace(",", "")  # 470,292 as the lessons print it, not (470, 292)
@@ -193,6 +196,11 @@ def judge_predict(truth: Tagged, context: dict | None, text: str, tolerance: flo
     except AnswerError as exc:
         return Judgement("invalid", f"Could not read your answer: {exc}.", expected)
     if equal(truth, answer, tolerance) is None:
-        return Judgement("correct", "Correct." + _lenient(truth, answer), expected)
+        note = _lenient(truth, answer)
+        if note and not lenient:
+            msg = ("The right value, but not in the form torch gives it, and this drill asks for "
+                   "that form exactly: which type does torch return here?")  # fmt: skip
+            return Judgement("wrong", msg, expected, "type")
+        return Judgement("correct", "Correct." + note, expected)
     feedback, category = explain(truth, answer, context)
     return Judgement("wrong", feedback, expected, category)
