@@ -128,12 +128,46 @@ class ChoiceDrill(DrillBase):
         return self
 
 
+#: a value bound: a number, or an expression of params and ``value`` args such as ``"j - 1"``
+Bound = int | float | str
+
+INT_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "int", "long", "short")
+FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64", "float", "double", "half")
+
+
+def dtype_kind(dtype: str) -> str:
+    """``int``, ``float``, ``bool`` or ``other`` for a dtype name (torch-free)."""
+    name = dtype.removeprefix("torch.")
+    if name in INT_DTYPES:
+        return "int"
+    if name in FLOAT_DTYPES:
+        return "float"
+    return "bool" if name == "bool" else "other"
+
+
 class TensorArg(Strict):
-    """A random tensor argument: ``{tensor: [n, 3], dtype: float32}``; names are params."""
+    """A random tensor argument: ``{tensor: [n, 3], dtype: float32}``; names are params.
+
+    The values may be constrained: ``range`` (inclusive; ends may name params), ``sorted``,
+    ``unique``, a fixed ``sum`` (integers) or a ``density`` of True values (bools).
+    """
 
     tensor: list[int | str] = Field(description="shape; a name refers to a param")
     dtype: str = "float32"
     requires_grad: bool = False
+    range: tuple[Bound, Bound] | None = Field(
+        default=None,
+        description="inclusive [low, high] of the values; an end may be a param or an "
+        "expression of params such as `j - 1`",
+    )
+    sorted: bool = Field(default=False, description="values ascending along the last dim")
+    unique: bool = Field(default=False, description="no value repeated (along the last dim)")
+    sum: int | str | None = Field(
+        default=None, description="integers that add up to this (per row of the last dim)"
+    )
+    density: float | None = Field(
+        default=None, ge=0, le=1, description="bool: the fraction of True values (exact count)"
+    )
 
 
 class ValueArg(Strict):
@@ -143,6 +177,26 @@ class ValueArg(Strict):
 
 
 Arg = TensorArg | ValueArg
+
+
+class Compare(Strict):
+    """How a learner's result is compared with the reference's (``check.compare``)."""
+
+    shape: Literal["exact", "broadcast"] = Field(
+        default="exact",
+        description="exact, or broadcast: a result that broadcasts to the "
+        "reference's shape is compared as if expanded",
+    )
+    dtype: Literal["exact", "numeric"] = Field(
+        default="exact", description="exact, or numeric: any numeric dtype, values compared"
+    )
+    order: Literal["exact", "sorted", "set"] = Field(
+        default="exact",
+        description="exact; sorted: the same values in any order; set: the same distinct values",
+    )
+
+    def is_default(self) -> bool:
+        return self.shape == "exact" and self.dtype == "exact" and self.order == "exact"
 
 
 class Check(Strict):
@@ -158,6 +212,18 @@ class Check(Strict):
         default=False,
         description="fail an answer whose `call` changes its inputs (values, requires_grad, .grad)",
     )
+    cases: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="literal inputs tried before the random trials: arg name -> value "
+        "(a nested list for a tensor arg)",
+    )
+    distinct: list[str] = Field(
+        default_factory=list, description="check params drawn pairwise different in each trial"
+    )
+    edges: list[str] = Field(
+        default_factory=list, description="check params also tried at 0 and at 1"
+    )
+    compare: Compare = Field(default_factory=Compare, description="how results are compared")
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -165,7 +231,18 @@ class Check(Strict):
     def _call_or_assert(self) -> Check:
         if not self.call and not self.assert_:
             raise ValueError("check needs `call` or `assert`")
+        if self.cases and not self.call:
+            raise ValueError("`cases` needs `call`: they are inputs of the called function")
         return self
+
+
+class WrongAnswer(Strict):
+    """A wrong answer with the feedback shown to a learner whose answer fails the same way."""
+
+    code: str = Field(description="the wrong answer; it must fail the check")
+    feedback: str = Field(
+        default="", description="shown when an answer gives the same outputs on the same trials"
+    )
 
 
 class CodeDrill(DrillBase):
@@ -176,7 +253,27 @@ class CodeDrill(DrillBase):
     reference: str
     check: Check
     forbid: list[str] = Field(default_factory=list, description="loops and dotted calls refused")
-    wrong: list[str] = Field(default_factory=list, description="answers that must fail")
+    allow: list[str] = Field(
+        default_factory=list,
+        description="the only torch functions and tensor methods the answer may call "
+        "(operators, indexing, .shape and setup's functions always allowed)",
+    )
+    max_lines: int | None = Field(
+        default=None, ge=1, description="most lines of code in the answer's function bodies"
+    )
+    wrong: list[str | WrongAnswer] = Field(
+        default_factory=list, description="answers that must fail, optionally with feedback"
+    )
+
+    @property
+    def wrong_answers(self) -> list[WrongAnswer]:
+        """Every ``wrong`` entry as a :class:`WrongAnswer` (a plain string has no feedback)."""
+        return [WrongAnswer(code=w) if isinstance(w, str) else w for w in self.wrong]
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether the answer is held to rules (forbid, allow), and so to no dynamic access."""
+        return bool(self.forbid or self.allow)
 
 
 class FixDrill(CodeDrill):

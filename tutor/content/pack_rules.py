@@ -11,6 +11,7 @@ import difflib
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from tutor.content.check_rules import check_inputs, check_rules
 from tutor.content.choice_rules import choice_problems
 from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
@@ -66,6 +67,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
         if isinstance(check, dict):
             declared |= _check_params(check.get("params"), (*here, "check", "params"), report)
             _check_args(check.get("args"), (*here, "check", "args"), declared, report)
+            check_inputs(check, (*here, "check"), declared, report)
+        check_rules(drill, here, report)
         for j, message in choice_problems(drill.get("choices")):
             report((*here, "choices", j, "why"), message)
         for path, text in _prose(drill, here):
@@ -161,3 +164,8 @@ def _prose(drill: dict[str, Any], here: Path) -> Iterator[tuple[Path, str]]:
                 for key in ("answer", "why"):
                     if isinstance(choice.get(key), str):
                         yield (*here, "choices", j, key), choice[key]
+    wrong = drill.get("wrong")
+    if isinstance(wrong, list):
+        for j, entry in enumerate(wrong):
+            if isinstance(entry, dict) and isinstance(entry.get("feedback"), str):
+                yield (*here, "wrong", j, "feedback"), entry["feedback"]

@@ -11,79 +11,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.content.models import CodeDrill, TensorArg
-from tutor.content.template import placeholders
-from tutor.grading.forbid import KEYWORDS, Use, find_forbidden
+from tutor.content.models import CodeDrill
+from tutor.grading.forbid import KEYWORDS, NOT_ALLOWED, Use, find_forbidden
 from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
+from tutor.grading.lines import too_long
+from tutor.grading.trials import AuthoringError, trial_specs
 from tutor.grading.truth import show
-from tutor.grading.variants import render, trial_params, trial_seed
+from tutor.grading.variants import render, render_prose
+
+__all__ = ["TARGET", "AuthoringError", "code_kwargs", "judge_code", "judge_static", "trials"]
 
 TARGET = "tutor.probes.grade_code:check_code"
 
 
-class AuthoringError(ValueError):
-    """The drill cannot be graded as written (e.g. a tensor shape names an unknown param)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _value(value: Any, params: dict[str, Any]) -> Any:
-    if isinstance(value, str):
-        names = placeholders(value)
-        if len(names) == 1 and value.strip() == "{" + next(iter(names)) + "}":
-            name = next(iter(names))
-            if name in params:
-                return params[name]
-        return render(value, params)
-    if isinstance(value, list):
-        return [_value(v, params) for v in value]
-    if isinstance(value, dict):
-        return {k: _value(v, params) for k, v in value.items()}
-    return value
-
-
 def trials(drill: CodeDrill, params: dict[str, Any], seed: int) -> list[dict[str, Any]]:
-    """The trial specs of the drill's check for this seed (see ``tutor.probes.grade_inputs``)."""
-    check = drill.check
-    if not check.call:
-        return []
-    out = []
-    for t in range(check.trials):
-        tp = {**params, **trial_params(check.params, seed, t)}
-        args: dict[str, Any] = {}
-        for name, arg in check.args.items():
-            if isinstance(arg, TensorArg):
-                shape = []
-                for dim in arg.tensor:
-                    if isinstance(dim, str):
-                        if dim not in tp:
-                            raise AuthoringError(
-                                f"check.args.{name}.tensor", f"`{dim}` is not a declared param"
-                            )
-                        dim = tp[dim]
-                    shape.append(int(dim))
-                args[name] = {
-                    "tensor": shape,
-                    "dtype": arg.dtype,
-                    "requires_grad": arg.requires_grad,
-                }
-            else:
-                args[name] = {"value": _value(arg.value, tp)}
-        out.append({"seed": trial_seed(seed, t), "params": tp, "args": args})
-    return out
+    """The trial specs of the drill's check for this seed (see ``tutor.grading.trials``)."""
+    return trial_specs(drill.check, params, seed)
 
 
 def static_uses(drill: CodeDrill, code: str) -> list[Use]:
     """Forbidden constructs in ``code`` by the AST pass (SyntaxError if it does not parse)."""
-    return find_forbidden(code, drill.forbid)
+    return find_forbidden(code, drill.forbid, drill.allow)
 
 
 def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) -> dict[str, Any]:
     """The keyword arguments of the ``check_code`` probe for one answer."""
     check = drill.check
+    wrongs = [render(w.code, params) if w.feedback else "" for w in drill.wrong_answers]
     return {
         "setup": render(drill.setup, params),
         "answer": code,
@@ -95,6 +50,9 @@ def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) 
         "inputs_unchanged": check.inputs_unchanged,
         "forbid": [f for f in drill.forbid if f not in KEYWORDS],
         "seed": seed,
+        "allow": list(drill.allow),
+        "compare": check.compare.model_dump(),
+        "wrongs": wrongs if any(wrongs) else [],
     }
 
 
@@ -107,6 +65,10 @@ def judge_static(drill: CodeDrill, code: str) -> tuple[Judgement, list[str]] | N
         return Judgement("invalid", f"Your code has a syntax error{where}: {exc.msg}.", ""), []
     except (ValueError, RecursionError, MemoryError) as exc:
         return Judgement("invalid", f"Your code could not be read: {exc}.", ""), []
+    if uses and all(u.why == NOT_ALLOWED for u in uses):
+        listed = "; ".join(f"line {u.line}: `{u.written}`" for u in uses)
+        msg = f"Your code calls what this drill does not allow: {listed}. {allowed_text(drill)}"
+        return Judgement("wrong", msg, "", "not_allowed"), [u.name for u in uses]
     if uses:
         listed = "; ".join(str(u) for u in uses)
         msg = f"Your code uses what this drill forbids: {listed}."
@@ -114,7 +76,17 @@ def judge_static(drill: CodeDrill, code: str) -> tuple[Judgement, list[str]] | N
         return Judgement("wrong", msg, "", "forbidden_loop" if loops else "forbidden"), [
             u.name for u in uses
         ]
+    reason = too_long(code, drill.max_lines)
+    if reason:
+        return Judgement("wrong", reason, "", "max_lines"), []
     return None
+
+
+def allowed_text(drill: CodeDrill) -> str:
+    """The sentence that says what an answer to a drill with ``allow`` may call."""
+    names = ", ".join(f"`{a}`" for a in drill.allow)
+    return (f"It allows only {names}, plus Python operators, indexing, `.shape` and the "
+            "functions its setup defines.")  # fmt: skip
 
 
 def _rounded(values: Any) -> str:
@@ -149,9 +121,10 @@ def _shape_category(d: dict[str, Any]) -> str:
 
 def _failure(f: dict[str, Any], trials: int, passed: int) -> Judgement:
     failed = trials - passed
+    kind = {"case": " (one of the drill's own cases)", "edge": " (an edge size)"}
     head = (
         f"Failed {failed} of {trials} random inputs. "
-        f"The smallest failing input is {inputs_text(f['inputs'])}"
+        f"The smallest failing input{kind.get(f.get('kind', ''), '')} is {inputs_text(f['inputs'])}"
     )
     expected = show(f["expected"])
     raised = f.get("raised")
@@ -180,6 +153,12 @@ def _ended(exit: dict[str, Any]) -> Judgement:
     return Judgement("wrong", msg, "", "raised")
 
 
+def _named(entry: str) -> str:
+    """``"Tensor.sum (line 3)"`` -> ``"`Tensor.sum` (line 3)"`` (a traced call ``allow`` refuses)."""
+    name, _, rest = entry.partition(" (")
+    return f"`{name}`" + (f" (line {rest.removeprefix('line ')}" if rest.startswith("line") else "")
+
+
 def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
     """Turn the judge's data into a verdict and the forbidden calls traced at run time."""
     stage, err = value["stage"], value.get("error") or {}
@@ -190,6 +169,9 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
                "Define what the drill asks; the grader reads nothing else.")  # fmt: skip
         return Judgement("wrong", msg, ""), []
     line = f" at line {err['line']}" if err.get("line") else ""
+    if stage == "inputs_error":
+        msg = f"The drill is broken: its check's inputs cannot be drawn: {err.get('message')}"
+        return Judgement("authoring", msg, ""), []
     if stage in ("setup_error", "reference_error"):
         part = "setup" if stage == "setup_error" else "reference"
         msg = (
@@ -207,10 +189,16 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
         if err.get("type") == "NameError" and not err.get("line"):
             msg, category = err["message"][0].upper() + err["message"][1:], None
         return Judgement("wrong", msg + ".", "", category), forbidden
-    if forbidden:
-        names = ", ".join(f"`{n}`" for n in forbidden)
+    refused = [n for n in forbidden if " (" not in n]
+    if refused:
+        names = ", ".join(f"`{n}`" for n in refused)
         return Judgement(
             "wrong", f"Your code calls {names}, which this drill forbids.", "", "forbidden"
+        ), forbidden
+    if forbidden:
+        names = ", ".join(_named(n) for n in forbidden)
+        return Judgement(
+            "wrong", f"Your code calls {names}, which this drill does not allow.", "", "not_allowed"
         ), forbidden
     if value.get("failure"):
         return _failure(value["failure"], value["trials"], value["passed"]), forbidden
@@ -226,3 +214,54 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
             "correct", f"Correct: agrees with the reference on {value['trials']} random inputs.", ""
         ), forbidden
     return Judgement("correct", "Correct: the check passed.", ""), forbidden
+
+
+def policy_text(drill: CodeDrill) -> str:
+    """The drill's comparison policy in words ("" when everything is compared exactly)."""
+    c = drill.check.compare
+    parts = []
+    if c.shape == "broadcast":
+        parts.append("a result that broadcasts to the expected shape counts")
+    if c.dtype == "numeric":
+        parts.append("any numeric dtype counts")
+    if c.order == "sorted":
+        parts.append("the order of the values does not matter")
+    elif c.order == "set":
+        parts.append("only which values appear matters (order and repeats do not)")
+    return ("Compared so that " + "; ".join(parts) + ".") if parts else ""
+
+
+def with_drill(
+    judgement: Judgement, value: dict[str, Any], drill: CodeDrill, params: dict[str, Any]
+) -> Judgement:
+    """The judgement with what only the drill knows: the allow list for a refused call, the
+    feedback of the ``wrong`` answer the answer behaves like, the comparison policy."""
+    extra = []
+    if judgement.category == "not_allowed" and drill.allow and value.get("stage") == "done":
+        extra.append(allowed_text(drill))
+    matched = value.get("matched")
+    if judgement.status == "wrong" and isinstance(matched, int):
+        answers = drill.wrong_answers
+        if 0 <= matched < len(answers) and answers[matched].feedback:
+            extra.insert(0, render_prose(answers[matched].feedback, params).strip())
+    if value.get("failure") or (judgement.correct and value.get("trials")):
+        policy = policy_text(drill)
+        if policy:
+            extra.append(policy)
+    if not extra:
+        return judgement
+    return Judgement(judgement.status, " ".join([judgement.feedback, *extra]),
+                     judgement.expected, judgement.category)  # fmt: skip
+
+
+def failure_data(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The smallest failing trial as the UI and ``--json`` show it (None: no such trial)."""
+    f = value.get("failure")
+    if not f:
+        return None
+    d = f.get("diff") or {}
+    out = {"trial": f["trial"], "kind": f.get("kind", ""), "inputs": inputs_text(f["inputs"]),
+           "expected": show(f["expected"]), "got": show(f["got"]) if f.get("got") else None,
+           "raised": f.get("raised"), "index": d.get("index"), "what": d.get("what"),
+           "path": d.get("path") or ""}  # fmt: skip
+    return out

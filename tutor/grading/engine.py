@@ -139,27 +139,36 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
     return judge_predict(truth, context, answer, drill.tolerance, drill.lenient)
 
 
-def _code(result: RunResult | None) -> tuple[Judgement, list[str]]:
+def _code(
+    result: RunResult | None, drill: CodeDrill, params: dict[str, Any]
+) -> tuple[Judgement, list[str], dict[str, Any] | None]:
     stop = _from_result(result)
     if stop:
-        return stop, []
+        return stop, [], None
     try:
         data = CodeData.model_validate(result.value)  # type: ignore[union-attr]
     except ValidationError as exc:
-        return malformed(exc), []
-    return codecheck.judge_code(data.model_dump(by_alias=True))
+        return malformed(exc), [], None
+    value = data.model_dump(by_alias=True)
+    judgement, forbidden = codecheck.judge_code(value)
+    return (
+        codecheck.with_drill(judgement, value, drill, params),
+        forbidden,
+        codecheck.failure_data(value),
+    )
 
 
 def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Grade:
     """The grade of ``answer`` from its plan and the result of the plan's call (None if none)."""
     drill = ref.drill
     forbidden = list(p.forbidden)
+    failure = None
     if p.decided is not None:
         judgement = p.decided
     elif isinstance(drill, PredictDrill):
         judgement = _predict(drill, answer, result)
     else:
-        judgement, forbidden = _code(result)
+        judgement, forbidden, failure = _code(result, drill, p.params)  # type: ignore[arg-type]
     return Grade(
         drill=ref.full_id,
         seed=p.seed,
@@ -171,6 +180,7 @@ def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Gra
         category=judgement.category,
         hint=hint_for_category(judgement.category),
         forbidden=forbidden,
+        failure=failure,
     )
 
 

@@ -9,6 +9,11 @@ module (``torch.linalg``) forbids everything under it. What the code reaches at 
 other means is caught by the runtime trace (``tutor.probes.forbid_trace``). Forbidding a
 namespace forbids the tensor methods that enter it (``torch.autograd``: ``x.backward()``).
 Answers to drills with rules are also refused any dynamic access (``forbid_dynamic``).
+
+``allow`` is the other way round: the only torch functions an answer may call. Here every call
+whose callee resolves to a name under torch must be allowed (``torch.where`` allows itself,
+``torch.Tensor.where`` and everything under a listed module); tensor methods (``x.sum()``),
+which reading cannot tell from other methods, are left to the runtime trace.
 """
 
 from __future__ import annotations
@@ -92,12 +97,39 @@ def _matches(name: str, forbidden: str) -> bool:
     return name == forbidden or name.startswith(forbidden + ".")
 
 
-def find_forbidden(code: str, forbid: list[str]) -> list[Use]:
+NOT_ALLOWED = "not in this drill's `allow` list"
+
+
+def allowed(name: str, allow: list[str]) -> bool:
+    """Whether a resolved dotted name under torch may be called under ``allow``."""
+    head, _, last = name.rpartition(".")
+    if head == "torch.Tensor" and f"torch.{last}" in allow:
+        return True
+    return any(_matches(name, a) for a in allow)
+
+
+def _disallowed(tree: ast.AST, aliases: _Aliases, allow: list[str]) -> list[Use]:
+    """The calls of torch functions that ``allow`` does not list (first line of each)."""
+    found: dict[str, Use] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = aliases.resolve(node.func)
+        if name and name.split(".")[0] == "torch" and not allowed(name, allow):
+            line = getattr(node, "lineno", 0)
+            if name not in found or line < found[name].line:
+                found[name] = Use(name, line, ast.unparse(node.func), NOT_ALLOWED)
+    return list(found.values())
+
+
+def find_forbidden(code: str, forbid: list[str], allow: list[str] | None = None) -> list[Use]:
     """Every forbidden construct the code uses (one ``Use`` per entry, at its first line),
-    then, when ``forbid`` is not empty, every dynamic access (``forbid_dynamic``).
+    every call of a torch function ``allow`` does not list (when it is not empty), then, when
+    the drill has either rule, every dynamic access (``forbid_dynamic``).
 
     Raises SyntaxError when the code does not parse.
     """
+    allow = list(allow or [])
     tree = ast.parse(code)
     keywords = {k for k in forbid if k in KEYWORDS}
     dotted = [d for d in forbid if d not in KEYWORDS]
@@ -140,8 +172,12 @@ def find_forbidden(code: str, forbid: list[str]) -> list[Use]:
             for f in dotted:
                 if _matches(name, f):
                     note(f, node, written)
+    if allow:
+        found.update(
+            {f"allow:{u.name}": u for u in _disallowed(tree, aliases or _Aliases(tree), allow)}
+        )
     uses = sorted(found.values(), key=lambda u: (u.line, u.name))
-    if forbid:
+    if forbid or allow:
         resolve = aliases.resolve if aliases is not None else _Aliases(tree).resolve
         uses += dynamic_uses(tree, resolve)
     return uses

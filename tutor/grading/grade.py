@@ -74,6 +74,11 @@ class Grade(BaseModel):
     category: str | None = Field(default=None, description="failure category (for the hint)")
     hint: str | None = Field(default=None, description="the targeted hint for the failure")
     forbidden: list[str] = Field(default_factory=list, description="forbidden uses found")
+    failure: dict[str, Any] | None = Field(
+        default=None,
+        description="code drills: the smallest failing input (`inputs`), `expected` and `got` "
+        "as text, the first differing `index`, and the comparison `policy`",
+    )
 
     def contract(self) -> dict[str, Any]:
         """The fields of the ``tutor drill run --json`` contract (plus category/hint/forbidden)."""

@@ -183,8 +183,9 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
         answer = render(drill.reference, draw_params(drill.params, seed))
         g = _judged(ref, answer, seed, value)
         if not g.correct:
-            rep.add(("drills", i, "reference"), "the reference does not pass its own check on "
-                    f"{where}: {g.feedback}")  # fmt: skip
+            what = ("breaks the drill's own rules" if g.category in ("not_allowed", "forbidden")
+                    else "does not pass its own check")  # fmt: skip
+            rep.add(("drills", i, "reference"), f"the reference {what} on {where}: {g.feedback}")
             return False
     return True
 
@@ -192,7 +193,9 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
 def _check_failing(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill: CodeDrill = ref.drill  # type: ignore[assignment]
     answers: list[tuple[tuple, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
-    answers += [(("drills", i, "wrong", j), w, f"wrong[{j}]") for j, w in enumerate(drill.wrong)]
+    for j, w in enumerate(drill.wrong_answers):
+        path = ("drills", i, "wrong", j) if not w.feedback else ("drills", i, "wrong", j, "code")
+        answers.append((path, w.code, f"wrong[{j}]"))
     for path, text, name in answers:
         static = codecheck.judge_static(drill, text)
         if static is not None:

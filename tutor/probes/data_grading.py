@@ -88,6 +88,7 @@ class Failure(_Strict):
 
     trial: int
     seed: int
+    kind: str = Field(default="random", description="case, edge or random")
     params: dict[str, Any]
     inputs: dict[str, Any]
     size: int
@@ -116,7 +117,13 @@ class ExitInfo(_Strict):
 
 
 CodeStage = Literal[
-    "done", "setup_error", "reference_error", "answer_error", "answer_exit", "learner_data"
+    "done",
+    "setup_error",
+    "reference_error",
+    "inputs_error",
+    "answer_error",
+    "answer_exit",
+    "learner_data",
 ]
 
 
@@ -135,6 +142,7 @@ class CodeData(_Strict):
     trials: StrictInt = 0
     passed: StrictInt = 0
     failure: Failure | None = None
+    matched: StrictInt | None = Field(default=None, description="the wrong answer it behaves like")
     assert_: AssertOutcome | None = Field(default=None, alias="assert")
     notes: list[str] = Field(default_factory=list)
     exit: ExitInfo | None = None

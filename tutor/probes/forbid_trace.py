@@ -4,12 +4,21 @@ The AST pass (``tutor.grading.forbid``) catches what the code *says*; this trace
 *does*, so ``getattr(torch, "out" + "er")`` or a method call ``a.outer(b)`` is refused too.
 A :class:`~torch.overrides.TorchFunctionMode` sees every torch function, tensor method and
 ``torch.nn.functional`` call made while it is active.
+
+With an ``allow`` list the trace also records every call the list does not permit, named with
+the line of the answer it came from (``"Tensor.sum (line 3)"``). Only calls made by the
+answer's own code count: the innermost drill code on the stack must be the answer (the
+grader's own calls, and a ``setup`` function's, are not the answer's). Always permitted: Python
+operators (whose tensor methods, ``add``, ``mul``, ``lt``, ... they reach), indexing and every
+other dunder method but iteration, the attributes ``shape``, ``dtype``, ``device`` and
+``ndim``, and whatever runs inside a function the drill's ``setup`` defined.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -65,28 +74,101 @@ def resolve_forbidden(names: list[str]) -> dict[int, str]:
     return table
 
 
-class ForbidTrace(TorchFunctionMode):
-    """While active, records (in ``used``) each forbidden torch callable that is called."""
+#: tensor methods that Python operators reach (``a + b`` arrives as ``add``): always permitted
+OPERATOR_METHODS = (
+    "add", "sub", "mul", "div", "remainder", "pow", "matmul", "neg", "positive", "abs",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "ne", "lt", "le", "gt", "ge",
+    "floor_divide",
+)  # fmt: skip
+ALWAYS_ATTRIBUTES = ("shape", "dtype", "device", "ndim")
 
-    def __init__(self, names: list[str]) -> None:
+
+def resolve_allowed(names: list[str]) -> set[int]:
+    """The ids of every callable ``allow`` permits, the always-permitted ones included."""
+    ids: set[int] = set()
+    for name in names:
+        obj = _lookup(name)
+        if obj is None:
+            continue
+        ids.add(id(obj))
+        if isinstance(obj, ModuleType):
+            ids |= {id(v) for v in vars(obj).values() if callable(v)}
+        head, _, last = name.rpartition(".")
+        if head == "torch" and hasattr(torch.Tensor, last):
+            ids.add(id(getattr(torch.Tensor, last)))
+    for method in OPERATOR_METHODS:
+        for name in (method, method + "_"):
+            if hasattr(torch.Tensor, name):
+                ids.add(id(getattr(torch.Tensor, name)))
+    for attr in dir(torch.Tensor):
+        value = getattr(torch.Tensor, attr, None)
+        if attr.startswith("__") and attr.endswith("__") and attr != "__iter__" and callable(value):
+            ids.add(id(value))
+    ids |= {id(getattr(torch.Tensor, a)) for a in ALWAYS_ATTRIBUTES}
+    return ids
+
+
+def call_name(func: Any) -> str:
+    """How a traced callable is named to the learner: ``torch.sum``, ``Tensor.sum``, ..."""
+    owner = getattr(func, "__self__", None)
+    if type(owner).__name__ == "getset_descriptor":
+        return f"Tensor.{owner.__name__}"
+    name = getattr(func, "__name__", repr(func))
+    if getattr(torch.Tensor, name, None) is func:
+        return f"Tensor.{name}"
+    for module in ("torch", "torch.nn.functional", "torch.linalg", "torch.special", "torch.fft"):
+        if getattr(sys.modules.get(module), name, None) is func:
+            return f"{module}.{name}"
+    return f"{getattr(func, '__module__', None) or 'torch'}.{name}"
+
+
+def _caller() -> tuple[str, int]:
+    """The file (``<answer>``, ``<setup>``, or ``""`` for neither) and line of the drill code
+    that made the call being traced: the innermost frame of either."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename in ("<answer>", "<setup>"):
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return "", 0
+
+
+class ForbidTrace(TorchFunctionMode):
+    """While active, records (in ``used``) each forbidden torch callable that is called, and
+    with ``allow`` each call it does not permit (with the answer's line)."""
+
+    def __init__(self, names: list[str], allow: list[str] | None = None) -> None:
         super().__init__()
         self._table = resolve_forbidden(names)
+        self._allowed = resolve_allowed(allow) if allow else None
         self.used: list[str] = []
 
     def __enter__(self) -> ForbidTrace:
-        if self._table:  # nothing to watch: stay out of the way (the mode costs per call)
+        if self._table or self._allowed is not None:  # else stay out of the way (it costs)
             super().__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._table:
+        if self._table or self._allowed is not None:
             super().__exit__(*exc)
 
+    def _note(self, name: str) -> None:
+        if name not in self.used:
+            self.used.append(name)
+
     def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+        owner = getattr(func, "__self__", None)
         name = self._table.get(id(func))
         if name is None:
             # properties and slot wrappers arrive as their __get__/__set__ functions
-            name = self._table.get(id(getattr(func, "__self__", None)))
-        if name is not None and name not in self.used:
-            self.used.append(name)
+            name = self._table.get(id(owner))
+        if name is not None:
+            self._note(name)
+        allowed = self._allowed
+        if type(owner).__name__ != "getset_descriptor":
+            owner = None  # only a property is named by its owner; None is never in the table
+        if allowed is not None and id(func) not in allowed and id(owner) not in allowed:
+            where, line = _caller()
+            if where == "<answer>":
+                self._note(f"{call_name(func)} (line {line})")
         return func(*args, **(kwargs or {}))

@@ -12,7 +12,7 @@
   comes back).
 
 It returns ``{"stage", "error", "forbidden", "trials", "passed", "failure", "assert", "notes",
-"exit"}`` (``data_grading.CodeData``) where ``stage`` is ``done``, ``setup_error``,
+"exit"}`` (``data_grading.CodeData``) where ``stage`` is ``done``, ``setup_error``, ``inputs_error`` (a trial's declared inputs cannot be drawn),
 ``reference_error``, ``answer_error`` (``error`` then says ``type``, ``message``, ``line`` and, for
 a trial, ``trial`` and ``inputs``), ``answer_exit`` (the learner's process ended without sending
 its results: ``exit`` says how) or ``learner_data`` (it sent something that is not valid data),
@@ -63,7 +63,12 @@ def _reference_outputs(
         return [], {"stage": "reference_error", "error": {"type": "NameError", "message": msg}}
     outputs = []
     for i, spec in enumerate(trials):
-        inputs = make_inputs(spec)
+        try:
+            inputs = make_inputs(spec)
+        except ValueError as exc:
+            error = {"type": "ValueError", "message": str(exc), "line": None, "trial": i,
+                     "params": spec["params"]}  # fmt: skip
+            return [], {"stage": "inputs_error", "error": error}
         torch.manual_seed(int(spec["seed"]))
         try:
             outputs.append(fn(*fresh_copies(inputs)))
@@ -86,6 +91,50 @@ def _changed(learner: Learner, spec: dict, inputs: list[Any], output: dict) -> d
     return None
 
 
+def _wrong_outputs(setup: str, code: str, call: str, trials: list[dict[str, Any]], seed: int):
+    """A ``wrong`` answer's output per trial (``("raised", type)`` where it raised), or None
+    when it does not even define ``call``. It is the drill's own code: the judge may run it."""
+    ns = fresh_namespace()
+    torch.manual_seed(seed)
+    try:
+        run_code(setup, ns, "<setup>")
+        run_code(code, ns, "<wrong>")
+    except (Exception, SystemExit):
+        return None
+    fn = ns.get(call)
+    if not callable(fn):
+        return None
+    outputs: list[Any] = []
+    for spec in trials:
+        inputs = make_inputs(spec)
+        torch.manual_seed(int(spec["seed"]))
+        try:
+            outputs.append(fn(*fresh_copies(inputs)))
+        except Exception as exc:
+            outputs.append(("raised", type(exc).__name__))
+    return outputs
+
+
+def _matched(learner: Learner, kw: dict[str, Any], raw: list[dict]) -> int | None:
+    """The index of the first ``wrong`` answer whose outputs the learner's equal on every
+    trial (the same exception type where it raised), or None."""
+    for j, code in enumerate(kw.get("wrongs") or []):
+        if not code:
+            continue
+        outs = _wrong_outputs(kw["setup"], code, kw["call"], kw["trials"], kw["seed"])
+        if outs is None:
+            continue
+        for out, mine in zip(outs, raw, strict=True):
+            if isinstance(out, tuple):
+                if mine.get("raised", {}).get("type") != out[1]:
+                    break
+            elif "raised" in mine or diff(out, learner.value(mine["value"]), kw["tolerance"]):
+                break
+        else:
+            return j
+    return None
+
+
 def _trial(
     learner: Learner,
     spec: dict,
@@ -94,12 +143,14 @@ def _trial(
     output: dict,
     tol: float,
     unchanged: bool = False,
+    policy: dict | None = None,
 ) -> dict | None:
     """None if the learner's output on trial ``i`` agrees with the reference's, else why not."""
     inputs = make_inputs(spec)
     record: dict[str, Any] = {
         "trial": i,
         "seed": spec["seed"],
+        "kind": spec.get("kind", "random"),
         "params": spec["params"],
         "inputs": describe_inputs(spec, inputs),
         "size": numel(inputs),
@@ -109,7 +160,7 @@ def _trial(
         record["raised"] = output["raised"]
         return record
     got = learner.value(output["value"])
-    d = diff(expected, got, tol)
+    d = diff(expected, got, tol, policy=policy)
     if d is None and unchanged:
         d = _changed(learner, spec, inputs, output)
     if d is None:
@@ -174,15 +225,15 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
             raise BadData(f"it sent {len(raw['outputs'])} results for {len(trials)} trials")
         failures = []
         for i, spec in enumerate(trials):
-            record = _trial(
-                learner, spec, i, expected[i], raw["outputs"][i], kw["tolerance"], kw["unchanged"]
-            )
+            record = _trial(learner, spec, i, expected[i], raw["outputs"][i], kw["tolerance"],
+                            kw["unchanged"], kw["compare"])  # fmt: skip
             if record is not None:
                 failures.append(record)
         out["trials"] = len(trials)
         out["passed"] = len(trials) - len(failures)
         if failures:
             out["failure"] = min(failures, key=lambda r: (r["size"], r["trial"]))
+            out["matched"] = _matched(learner, kw, raw["outputs"])
     clock["compare_ms"] = _ms(start) - clock["learner_ms"]
     if kw["assert_code"]:
         out["assert"] = _assert(learner, kw["assert_code"], kw["seed"])
@@ -208,6 +259,9 @@ def check_code(
     seed: int = 0,
     secrets: list[str] | None = None,
     inputs_unchanged: bool = False,
+    allow: list[str] | None = None,
+    compare: dict[str, str] | None = None,
+    wrongs: list[str] | None = None,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
@@ -218,20 +272,25 @@ def check_code(
     uses unseeded randomness (a training loop) replays exactly from its seed.
     With ``inputs_unchanged`` the learner's process sends each call's arguments back too, and a
     call that changed them (values, ``requires_grad``, a ``.grad``) fails its trial.
+    ``allow`` (when not empty) is the only torch calls the answer may make; ``compare`` the
+    drill's comparison policy; ``wrongs`` the drill's wrong answers with feedback (rendered; ""
+    for one without): on a failure, ``matched`` names the first one the answer behaves like.
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
-        "failure": None, "assert": None, "notes": [], "timings": {},
+        "failure": None, "matched": None, "assert": None, "notes": [], "timings": {},
     }  # fmt: skip
     forked = time.perf_counter()
     spec = {"setup": setup, "answer": answer, "call": call, "trials": trials,
-            "forbid": forbid, "seed": seed, "inputs_unchanged": inputs_unchanged}  # fmt: skip
-    hidden = [reference, assert_code or "", *(secrets or [])]
+            "forbid": forbid, "allow": allow or [], "seed": seed,
+            "inputs_unchanged": inputs_unchanged}  # fmt: skip
+    hidden = [reference, assert_code or "", *(wrongs or []), *(secrets or [])]
     learner = Learner(*spawn(learner_side(spec), hidden, keep=[setup, answer]))
     out["timings"]["fork_ms"] = _ms(forked)
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
           "assert_code": assert_code, "tolerance": tolerance, "seed": seed,
-          "unchanged": inputs_unchanged}  # fmt: skip
+          "unchanged": inputs_unchanged, "compare": compare or {},
+          "wrongs": wrongs or []}  # fmt: skip
     try:
         return _judge(learner, kw, out)
     except Gone:
@@ -253,6 +312,7 @@ def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str,
     """
     out = []
     secrets = [r["reference"] for r in runs] + [r["assert_code"] or "" for r in runs]
+    secrets += [w for r in runs for w in r.get("wrongs") or []]
     for kwargs in runs:
         value = check_code(**kwargs, secrets=secrets)
         out.append(value)

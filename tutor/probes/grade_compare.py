@@ -4,7 +4,11 @@
 (``type | length | keys | shape | dtype | device | requires_grad | values | value``), a one-line
 ``message``, the ``path`` into nested outputs (``"[1]"`` for the second item of a tuple), and
 for ``values`` the ``index`` of the first wrong element with its ``expected``/``got`` values.
-Shapes must match exactly: a result that would merely broadcast against the reference is wrong.
+By default shapes and dtypes must match exactly: a result that would merely broadcast against
+the reference is wrong. A drill's ``compare`` policy (``{"shape": "exact" | "broadcast",
+"dtype": "exact" | "numeric", "order": "exact" | "sorted" | "set"}``) relaxes that for tensors:
+a result that broadcasts to the reference's shape is expanded, any numeric dtype is compared by
+value, and ``sorted``/``set`` compare the sorted values or the distinct values.
 ``notes`` lists differences that do not fail the check on their own (strides, contiguity).
 """
 
@@ -42,7 +46,55 @@ def _fail(what: str, message: str, path: str, **extra: Any) -> dict[str, Any]:
     return {"what": what, "message": message, "path": path, **extra}
 
 
-def _tensor_diff(exp: torch.Tensor, got: torch.Tensor, tol: float, path: str) -> dict | None:
+_ORDER = {"sorted": " (compared in sorted order)", "set": " (compared as sets of values)"}
+
+
+def _by_order(exp: torch.Tensor, got: torch.Tensor, order: str) -> tuple[torch.Tensor, ...]:
+    """Both tensors as the ``order`` policy compares them (``exact``: unchanged)."""
+    if order == "sorted":
+        return exp.detach().flatten().sort().values, got.detach().flatten().sort().values
+    if order == "set":
+        return torch.unique(exp.detach().flatten()), torch.unique(got.detach().flatten())
+    return exp, got
+
+
+def _policy_diff(
+    exp: torch.Tensor, got: torch.Tensor, tol: float, path: str, policy: dict
+) -> dict | None:
+    where = f" at {path}" if path else ""
+    order = policy.get("order", "exact")
+    if order == "set" or (order == "sorted" and exp.shape == got.shape):
+        e, g = _by_order(exp, got, order)
+        if e.shape != g.shape:
+            return _fail("values", f"{g.numel()} distinct values{where}, expected {e.numel()}"
+                         f"{_ORDER[order]}", path, expected=e.tolist(), got=g.tolist())  # fmt: skip
+        d = _tensor_diff(e, g, tol, path, {**policy, "order": "exact"})
+        if d is not None:
+            d["message"] += _ORDER[order]
+        return d
+    if exp.shape != got.shape and policy.get("shape") == "broadcast":
+        try:
+            fits = torch.broadcast_shapes(got.shape, exp.shape) == exp.shape
+        except RuntimeError:
+            fits = False
+        if not fits:
+            return _fail("shape", f"shape{where} is {tuple(got.shape)}, which does not broadcast "
+                         f"to the expected {tuple(exp.shape)}", path, expected=list(exp.shape),
+                         got=list(got.shape))  # fmt: skip
+        got = got.detach().expand(exp.shape)
+    if exp.dtype != got.dtype and policy.get("dtype") == "numeric":
+        if exp.is_complex() or got.is_complex():
+            return _tensor_diff(exp, got, tol, path, {})
+        common = torch.promote_types(exp.dtype, got.dtype)
+        exp, got = exp.detach().to(common), got.detach().to(common)
+    return _tensor_diff(exp, got, tol, path, {})
+
+
+def _tensor_diff(
+    exp: torch.Tensor, got: torch.Tensor, tol: float, path: str, policy: dict | None = None
+) -> dict | None:
+    if policy:
+        return _policy_diff(exp, got, tol, path, policy)
     where = f" at {path}" if path else ""
     if exp.shape != got.shape:
         return _fail(
@@ -105,18 +157,24 @@ def _tensor_diff(exp: torch.Tensor, got: torch.Tensor, tol: float, path: str) ->
     return None
 
 
-def diff(expected: Any, got: Any, tolerance: float = 1e-5, path: str = "") -> dict | None:
-    """None when ``got`` agrees with ``expected``, else what differs (see module docstring)."""
+def diff(
+    expected: Any, got: Any, tolerance: float = 1e-5, path: str = "", policy: dict | None = None
+) -> dict | None:
+    """None when ``got`` agrees with ``expected``, else what differs (see module docstring);
+    ``policy`` is the drill's ``compare`` (None or ``{}``: everything exact)."""
     with _NoSubclass():
-        return _diff(expected, got, tolerance, path)
+        return _diff(expected, got, tolerance, path, policy or {})
 
 
-def _diff(expected: Any, got: Any, tol: float, path: str) -> dict | None:
+def _diff(
+    expected: Any, got: Any, tol: float, path: str, policy: dict | None = None
+) -> dict | None:
+    policy = policy or {}
     where = f" at {path}" if path else ""
     if isinstance(expected, torch.Tensor):
         if not isinstance(got, torch.Tensor):
             return _fail("type", f"returned {_kind(got)}{where}; expected {_kind(expected)}", path)
-        return _tensor_diff(expected, got, tol, path)
+        return _tensor_diff(expected, got, tol, path, policy)
     if isinstance(expected, tuple | list):
         if type(got) is not type(expected) and not (
             isinstance(got, tuple | list)
@@ -129,7 +187,7 @@ def _diff(expected: Any, got: Any, tol: float, path: str) -> dict | None:
                 "length", f"returned {len(got)} items{where}; expected {len(expected)}", path
             )
         for i, (e, g) in enumerate(zip(expected, got, strict=True)):
-            d = _diff(e, g, tol, f"{path}[{i}]")
+            d = _diff(e, g, tol, f"{path}[{i}]", policy)
             if d:
                 return d
         return None
@@ -143,7 +201,7 @@ def _diff(expected: Any, got: Any, tol: float, path: str) -> dict | None:
                 path,
             )
         for k in expected:
-            d = _diff(expected[k], got[k], tol, f"{path}[{k!r}]")
+            d = _diff(expected[k], got[k], tol, f"{path}[{k!r}]", policy)
             if d:
                 return d
         return None

@@ -54,7 +54,7 @@ def _ran(spec: dict[str, Any], ns: dict[str, Any], trace: ForbidTrace) -> dict[s
             error = {"type": "NameError", "message": msg, "line": None}
             return {"op": "ran", "stage": "answer_error", "error": error}
         for trial in spec["trials"]:
-            args = fresh_copies(make_inputs(trial))
+            args = fresh_copies(make_inputs(trial))  # outside the trace: not the answer's calls
             torch.manual_seed(int(trial["seed"]))
             try:
                 with trace:
@@ -127,7 +127,7 @@ def learner_side(spec: dict[str, Any]) -> Any:
     """
 
     def side(sock: socket.socket) -> None:
-        trace = ForbidTrace(spec["forbid"])
+        trace = ForbidTrace(spec["forbid"], spec.get("allow"))
         ns = fresh_namespace()
         torch.manual_seed(int(spec["seed"]))
         send(sock, {**_ran(spec, ns, trace), "forbidden": list(trace.used)})

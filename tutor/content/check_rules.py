@@ -1,0 +1,96 @@
+"""Pack checks of a code drill's declared inputs and rules that need no torch.
+
+They name what the schema cannot see: a ``distinct`` or ``edges`` name that is not a check
+param, a ``range`` or ``sum`` end that names nothing, a ``cases`` entry naming an argument the
+check does not have, an ``allow`` entry outside torch.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from tutor.content.models import dtype_kind
+from tutor.content.positions import Path
+
+__all__ = ["check_inputs", "check_rules"]
+
+
+def _names(expr: Any) -> set[str] | None:
+    """The names an end such as ``"j - 1"`` reads (None when it is not an expression)."""
+    if not isinstance(expr, str):
+        return set()
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: Any) -> None:
+    """``distinct``, ``edges``, ``cases`` and every tensor arg's ``range``/``sum`` of a check."""
+    own = set(check.get("params") or {}) if isinstance(check.get("params"), dict) else set()
+    for key in ("distinct", "edges"):
+        names = check.get(key)
+        if not isinstance(names, list):
+            continue
+        for j, name in enumerate(names):
+            if name not in own:
+                listed = ", ".join(sorted(own)) or "none"
+                report((*path, key, j), f"`{name}` is not one of the check's own params "
+                       f"(drawn per trial: {listed})")  # fmt: skip
+    if isinstance(check.get("distinct"), list) and len(check["distinct"]) == 1:
+        report((*path, "distinct"), "`distinct` needs at least two params to tell apart")
+    args = check.get("args") if isinstance(check.get("args"), dict) else {}
+    values = {n for n, a in args.items() if isinstance(a, dict) and "value" in a}
+    for name, arg in args.items():
+        if not isinstance(arg, dict):
+            continue
+        _fits_dtype(arg, (*path, "args", name), report)
+        ends = list(arg.get("range") or []) if isinstance(arg.get("range"), list) else []
+        spots = [((*path, "args", name, "range", j), e) for j, e in enumerate(ends)]
+        if "sum" in arg:
+            spots.append(((*path, "args", name, "sum"), arg["sum"]))
+        for where, end in spots:
+            found = _names(end)
+            if found is None:
+                report(where, f"`{end}` is not a number or an expression such as `j - 1`")
+                continue
+            for missing in sorted(found - declared - values):
+                report(where, f"`{missing}` is not a declared param or `value` argument")
+    cases = check.get("cases")
+    if isinstance(cases, list):
+        for j, case in enumerate(cases):
+            if not isinstance(case, dict):
+                continue
+            for key in case:
+                if key not in args:
+                    known = ", ".join(args) or "none"
+                    report((*path, "cases", j, key), f"`{key}` is not an argument of the check "
+                           f"(its args: {known})")  # fmt: skip
+
+
+def _fits_dtype(arg: dict[str, Any], path: Path, report: Any) -> None:
+    """Constraints that the tensor's dtype cannot take."""
+    kind = dtype_kind(arg["dtype"]) if isinstance(arg.get("dtype"), str) else "float"
+    if "density" in arg and kind != "bool":
+        report((*path, "density"), "`density` is for bool tensors: add `dtype: bool`")
+    if kind == "bool":
+        for key in ("range", "sorted", "unique"):
+            if key in arg:
+                report((*path, key), f"a bool tensor takes `density`, not `{key}`")
+    if "sum" in arg and kind != "int":
+        report((*path, "sum"), "`sum` is for integer tensors: add `dtype: int64`")
+    if "sum" in arg and arg.get("unique"):
+        report((*path, "unique"), "`unique` and `sum` cannot be asked together")
+
+
+def check_rules(drill: dict[str, Any], here: Path, report: Any) -> None:
+    """Every ``allow`` entry must name something under torch."""
+    allow = drill.get("allow")
+    if not isinstance(allow, list):
+        return
+    for j, name in enumerate(allow):
+        if isinstance(name, str) and not (name == "torch" or name.startswith("torch.")):
+            report((*here, "allow", j), f"`{name}` is not a torch function: write its full "
+                   "name, e.g. `torch.where` (a tensor method: `torch.Tensor.sum`)")  # fmt: skip
