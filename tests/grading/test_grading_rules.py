@@ -1,0 +1,153 @@
+"""Rules an answer must follow (`allow`, `max_lines`), the comparison an author chooses, and
+the feedback of a `wrong` answer, graded by the real engine in the real sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.conftest import refs
+from tutor.grading.codecheck import judge_static
+from tutor.grading.engine import grade
+from tutor.grading.lines import count_lines
+
+RIGHT = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0)\n"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return refs("rules.yaml")
+
+
+def graded(rules, sandbox, drill: str, answer: str, seed: int = 3):
+    return grade(rules[drill], answer, seed, sandbox)
+
+
+def test_the_honest_answer_passes_on_several_seeds(rules, sandbox):
+    for seed in (0, 5, 12):
+        g = graded(rules, sandbox, "counts", RIGHT, seed)
+        assert g.correct, g.feedback
+
+
+def test_a_call_outside_the_allow_list_is_refused_by_reading(rules, sandbox):
+    g = graded(
+        rules, sandbox, "counts", "def counts(a, j):\n    return torch.bincount(a, minlength=j)\n"
+    )
+    assert not g.correct and g.category == "not_allowed"
+    assert "line 2: `torch.bincount`" in g.feedback and "`torch.arange`" in g.feedback
+
+
+def test_a_method_outside_the_allow_list_is_refused_by_the_trace(rules, sandbox):
+    code = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).long().sum(0)\n"
+    g = graded(rules, sandbox, "counts", code)
+    assert not g.correct and g.category == "not_allowed"
+    assert "`Tensor.long` (line 2)" in g.feedback and "does not allow" in g.feedback
+
+
+def test_operators_indexing_and_shape_are_always_allowed(rules, sandbox):
+    code = "def counts(a, j):\n    return ((a[:, None] - torch.arange(j) == 0) * 1).sum(0) + a.shape[0] * 0\n"
+    assert graded(rules, sandbox, "counts", code).correct
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("def counts(a, j):\n    return torch.ops.aten.bincount(a, None, j)\n", "torch.ops"),
+        ("def counts(a, j):\n    return getattr(a, 'bin' + 'count')(minlength=j)\n", "computed"),
+        ("def counts(a, j):\n    return eval('a.bincount(minlength=j)')\n", "built at run time"),
+        ("exec('def counts(a, j):\\n    return a.bincount(minlength=j)')\n", "built at run time"),
+        ("def counts(a, j):\n    return __import__('torch').bincount(a, minlength=j)\n",
+         "built at run time"),
+        ("def counts(a, j):\n    with torch._C.DisableTorchFunction():\n"
+         "        return a.bincount(minlength=j)\n", "private torch names"),
+        ("from torch.overrides import _pop_mode_temporarily\n"
+         "def counts(a, j):\n    with _pop_mode_temporarily():\n"
+         "        return a.bincount(minlength=j)\n", "torch.overrides"),
+        ("import sys\ndef counts(a, j):\n    return sys.modules['torch'].bincount(a, minlength=j)\n",
+         "sys"),
+        ("def counts(a, j):\n    return vars(torch)['bincount'](a, minlength=j)\n", "vars"),
+        ("import importlib\ndef counts(a, j):\n"
+         "    return importlib.import_module('torch').bincount(a, minlength=j)\n", "importlib"),
+    ],
+)  # fmt: skip
+def test_every_way_around_the_allow_list_is_refused(rules, sandbox, code, why):
+    g = graded(rules, sandbox, "counts", code)
+    assert not g.correct and g.forbidden, g
+    assert why.lower() in g.feedback.lower(), g.feedback
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import operator\ndef counts(a, j):\n    return operator.methodcaller('bincount', minlength=j)(a)\n",
+        "def counts(a, j):\n    return list(map(torch.Tensor.bincount, [a]))[0][:j]\n",
+    ],
+)
+def test_calls_the_reading_cannot_see_are_caught_by_the_trace(rules, sandbox, code):
+    g = graded(rules, sandbox, "counts", code)
+    assert not g.correct and "Tensor.bincount" in g.feedback, g.feedback
+
+
+def test_max_lines_counts_code_lines_of_function_bodies():
+    assert count_lines('def f(a,\n      b):\n    """doc"""\n    # note\n\n    return a\n') == 1
+    assert count_lines("g = lambda a: a\ndef f(a):\n    x = (a +\n         1)\n    return x\n") == 4
+
+
+def test_max_lines_refuses_a_longer_answer_without_running_it(rules):
+    code = "def counts(a, j):\n    hits = a[:, None] == torch.arange(j)\n    return hits.sum(0)\n"
+    verdict = judge_static(rules["counts"].drill, code)
+    assert verdict is not None and verdict[0].category == "max_lines"
+    assert "2 lines of code" in verdict[0].feedback and "at most 1 line" in verdict[0].feedback
+
+
+def test_a_wrong_answers_feedback_is_shown_when_the_answer_fails_the_same_way(rules, sandbox):
+    code = "def counts(a, j):\n    return (torch.arange(j) == a[:, None]).sum(1)\n"
+    g = graded(rules, sandbox, "counts", code)
+    assert not g.correct and "You summed over the wrong axis." in g.feedback
+    other = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0) * 2\n"
+    g = graded(rules, sandbox, "counts", other)
+    assert not g.correct and "wrong axis" not in g.feedback
+
+
+def test_a_failure_names_the_input_expected_got_and_index(rules, sandbox):
+    code = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0) * 2\n"
+    g = graded(rules, sandbox, "counts", code)
+    f = g.failure
+    assert f is not None and f["inputs"] and f["expected"] and f["got"]
+    assert f["what"] == "values" and isinstance(f["index"], list)
+    assert f["inputs"] in g.feedback and f"index {f['index']}" in g.feedback
+
+
+def test_the_smallest_failing_input_is_an_edge_size_when_one_fails(rules, sandbox):
+    code = (
+        "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0)[: max(len(a), 1)]\n"
+    )
+    g = graded(rules, sandbox, "counts", code)
+    assert not g.correct and g.failure["kind"] == "edge"
+    assert "a: shape (0,)" in g.failure["inputs"] and "an edge size" in g.feedback
+
+
+def test_distinct_dims_make_a_transposed_shape_fail(rules, sandbox):
+    g = graded(rules, sandbox, "transpose-free", "def ones_t(x):\n    return torch.ones_like(x)\n")
+    assert not g.correct and g.category in ("shape", "broadcasting")
+
+
+def test_order_free_comparison_as_a_set(rules, sandbox):
+    g = graded(rules, sandbox, "uniq", "def uniq(x):\n    return x.flip(0)\n")
+    assert g.correct and "only which values appear matters" in g.feedback
+    g = graded(rules, sandbox, "uniq", "def uniq(x):\n    return x + 1\n")
+    assert not g.correct and "(compared as sets of values)" in g.feedback
+
+
+def test_broadcastable_shape_and_any_numeric_dtype(rules, sandbox):
+    g = graded(rules, sandbox, "row-sums", "def row_sums(x):\n    return x.sum(1, keepdim=True)\n")
+    assert g.correct, g.feedback
+    assert "broadcasts" in g.feedback and "any numeric dtype" in g.feedback
+    g = graded(rules, sandbox, "row-sums", "def row_sums(x):\n    return x.sum(0, keepdim=True)\n")
+    assert not g.correct and "does not broadcast" in g.feedback
+
+
+def test_sorted_comparison_ignores_order_only(rules, sandbox):
+    code = "def evens_first(x):\n    return torch.cat([x[x % 2 == 0].flip(0), x[x % 2 == 1]])\n"
+    assert graded(rules, sandbox, "shuffle", code).correct
+    g = graded(rules, sandbox, "shuffle", "def evens_first(x):\n    return x + 0 * x[:1]\n")
+    assert not g.correct  # every value, but odds may come first: the assert refuses it
