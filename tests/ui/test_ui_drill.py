@@ -174,3 +174,27 @@ async def test_lab_button_opens_the_lab_on_the_rendered_setup(make_app):
         await pilot.pause()
         assert type(app.screen).__name__ == "StrideLab"
         assert app.screen.setup.strip() == f"x = torch.zeros({a}, {b})"
+
+
+async def test_code_drill_failure_shows_input_expected_got_and_index(make_app):
+    import io
+
+    from rich.console import Console
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_drill(app, pilot, "outer")
+        screen.query_one(TextArea).load_text(
+            "def outer(a, b):\n    return a[:, None] + b[None, :]\n"
+        )
+        await pilot.press("ctrl+s")
+        grade = await graded(app, pilot)
+        assert not grade.correct and grade.failure["index"] == [0, 0]
+        panel = screen.query_one(FeedbackPanel)
+        console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
+        console.print(panel.content, end="")
+        text = console.export_text()
+        assert f"input:    {grade.failure['inputs']}" in text
+        assert f"expected: {grade.failure['expected']}" in text
+        assert f"got:      {grade.failure['got']}" in text
+        assert "first difference at index [0, 0]" in text

@@ -32,6 +32,24 @@ def verdict_title(grade: Any) -> str:
     return VERDICTS.get(str(grade.status), f"✗ {grade.status}")
 
 
+def failure_text(failure: dict[str, Any]) -> Text:
+    """The smallest failing input of a code drill: the input, expected against got, and the
+    first differing index (every value shown literally)."""
+    rows = [("\ninput:    ", str(failure.get("inputs") or ""))]
+    rows.append(("\nexpected: ", str(failure.get("expected") or "")))
+    raised = failure.get("raised")
+    if raised:
+        rows.append(("\ngot:      ", f"{raised.get('type')}: {raised.get('message')}"))
+    elif failure.get("got") is not None:
+        rows.append(("\ngot:      ", str(failure["got"])))
+    if failure.get("index"):
+        rows.append(("\nfirst difference at index ", str(failure["index"])))
+    parts: list[Any] = []
+    for label, value in rows:
+        parts += [(label, "bold"), strip_controls(value)]
+    return Text.assemble(*parts)
+
+
 class FeedbackPanel(Static):
     """Draws ``grade`` (a tutor.grading Grade): verdict, feedback, targeted hint, expected."""
 
@@ -50,6 +68,9 @@ class FeedbackPanel(Static):
         parts: list[Text] = []  # literal text: values and messages may come from learner code
         if grade.feedback:
             parts.append(Text(strip_controls(grade.feedback)))
+        failure = getattr(grade, "failure", None)
+        if not grade.correct and failure:
+            parts.append(failure_text(failure))
         if not grade.correct and getattr(grade, "hint", None):
             parts.append(Text.assemble(("\nTry this: ", "bold"), strip_controls(grade.hint)))
         if grade.correct and grade.expected and self.show_expected:
