@@ -151,3 +151,75 @@ def test_sorted_comparison_ignores_order_only(rules, sandbox):
     assert graded(rules, sandbox, "shuffle", code).correct
     g = graded(rules, sandbox, "shuffle", "def evens_first(x):\n    return x + 0 * x[:1]\n")
     assert not g.correct  # every value, but odds may come first: the assert refuses it
+
+
+def _pack(tmp_path, drill_yaml: str):
+    path = tmp_path / "p.yaml"
+    text = "pack: p\ntitle: P\nchapter: 1\ndrills:\n" + "".join(
+        "  " + line + "\n" for line in drill_yaml.strip("\n").splitlines()
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+COUNTS = """
+- id: counts
+  kind: code
+  prompt: Count.
+  starter: |
+    def counts(a, j):
+        ...
+  reference: |
+    def counts(a, j):
+        return (a[:, None] == torch.arange(j)).sum(0)
+  check:
+    call: counts
+    args:
+      a: {tensor: [n], dtype: int64, range: [0, j - 1]}
+      j: {value: "{j}"}
+    params:
+      n: {int: [2, 6]}
+      j: {int: [2, 4]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ("allow: [torch.where, torch.Tensor.sum]", "line 2: `torch.arange`"),
+        ("allow: [torch.arange]", "`Tensor.sum` (line 2)"),
+        ("forbid: [torch.Tensor.sum]", "`torch.Tensor.sum`"),
+        ("allow: [torch.arange, torch.Tensor.sum]\nmax_lines: 1\nsetup: ''", None),
+    ],
+)
+def test_pack_check_proves_the_reference_obeys_its_rules(tmp_path, sandbox, rules, words):
+    from tutor.grading.packcheck import check_pack
+
+    extra = "".join("  " + line + "\n" for line in rules.splitlines())
+    problems = check_pack(_pack(tmp_path, COUNTS + extra), sandbox)
+    if words is None:
+        assert problems == []
+        return
+    (p,) = problems
+    assert p.field == "drills[0].reference" and "breaks the drill's own rules" in p.message
+    assert words in p.message, p.message
+
+
+def test_pack_check_names_inputs_that_cannot_be_drawn(tmp_path, sandbox):
+    from tutor.grading.packcheck import check_pack
+
+    text = COUNTS.replace("range: [0, j - 1]}", "range: [0, j - 1], unique: true}")
+    (p,) = check_pack(_pack(tmp_path, text), sandbox)
+    assert p.field == "drills[0].check.args" and "do not fit in [0, " in p.message
+
+
+def test_the_ported_puzzle_of_the_docs_passes_pack_check(tmp_path, sandbox):
+    from pathlib import Path
+
+    from tutor.grading.packcheck import check_pack
+
+    doc = (Path(__file__).parents[2] / "docs" / "packs.md").read_text(encoding="utf-8")
+    start = doc.index("pack: port-a-puzzle")
+    path = tmp_path / "port.yaml"
+    path.write_text(doc[start : doc.index("```", start)], encoding="utf-8")
+    assert check_pack(path, sandbox) == []

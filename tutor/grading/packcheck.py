@@ -172,6 +172,11 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
             rep.add(("drills", i, "reference"), f"the reference did not finish on {where}: "
                     f"{value.status} {value.reason}".rstrip())  # fmt: skip
             return False
+        if value["stage"] == "inputs_error":
+            err = value["error"]
+            rep.add(("drills", i, "check", "args"), f"the inputs cannot be drawn on {where}, "
+                    f"trial {err.get('trial')}: {err['message']}")  # fmt: skip
+            return False
         if value["stage"] in ("setup_error", "reference_error", "answer_error"):
             err = value["error"]
             field = "setup" if value["stage"] == "setup_error" else "reference"
@@ -222,7 +227,9 @@ def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill: CodeDrill = ref.drill  # type: ignore[assignment]
     static = codecheck.judge_static(drill, drill.reference)
     if static is not None:
-        rep.add(("drills", i, "reference"), f"the reference itself fails: {static[0].feedback}")
+        rules = static[0].category in ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
+        what = "breaks the drill's own rules" if rules else "itself fails"
+        rep.add(("drills", i, "reference"), f"the reference {what}: {static[0].feedback}")
         return
     try:
         _runs(ref, drill.reference)
