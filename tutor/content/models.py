@@ -160,13 +160,24 @@ class TensorArg(Strict):
         description="inclusive [low, high] of the values; an end may be a param or an "
         "expression of params such as `j - 1`",
     )
-    sorted: bool = Field(default=False, description="values ascending along the last dim")
-    unique: bool = Field(default=False, description="no value repeated (along the last dim)")
+    sorted: bool = Field(
+        default=False, description="values ascending along the last dim (not for bool tensors)"
+    )
+    unique: bool = Field(
+        default=False,
+        description="integers: no value repeated along the last dim; the range must hold enough "
+        "values, and `sum` cannot be asked too",
+    )
     sum: int | str | None = Field(
-        default=None, description="integers that add up to this (per row of the last dim)"
+        default=None,
+        description="integer tensors only: every row (last dim) adds up to this; a number or an "
+        "expression of params; values stay in `range`",
     )
     density: float | None = Field(
-        default=None, ge=0, le=1, description="bool: the fraction of True values (exact count)"
+        default=None,
+        ge=0,
+        le=1,
+        description="bool tensors only: the exact fraction of True values, 0 to 1",
     )
 
 
@@ -218,10 +229,13 @@ class Check(Strict):
         "(a nested list for a tensor arg)",
     )
     distinct: list[str] = Field(
-        default_factory=list, description="check params drawn pairwise different in each trial"
+        default_factory=list,
+        description="at least two of the check's own params, drawn all different in each "
+        "random trial",
     )
     edges: list[str] = Field(
-        default_factory=list, description="check params also tried at 0 and at 1"
+        default_factory=list,
+        description="names of the check's own params, each also tried at 0 and at 1",
     )
     compare: Compare = Field(default_factory=Compare, description="how results are compared")
 
@@ -256,10 +270,14 @@ class CodeDrill(DrillBase):
     allow: list[str] = Field(
         default_factory=list,
         description="the only torch functions and tensor methods the answer may call "
-        "(operators, indexing, .shape and setup's functions always allowed)",
+        "(operators, indexing, .shape and setup's functions always allowed); full names under "
+        "torch: `torch.where`, `torch.Tensor.sum`",
     )
     max_lines: int | None = Field(
-        default=None, ge=1, description="most lines of code in the answer's function bodies"
+        default=None,
+        ge=1,
+        description="most lines of code in the answer (blank lines, comments, docstrings, "
+        "imports and def lines not counted)",
     )
     wrong: list[str | WrongAnswer] = Field(
         default_factory=list, description="answers that must fail, optionally with feedback"
