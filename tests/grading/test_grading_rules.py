@@ -223,3 +223,11 @@ def test_the_ported_puzzle_of_the_docs_passes_pack_check(tmp_path, sandbox):
     path = tmp_path / "port.yaml"
     path.write_text(doc[start : doc.index("```", start)], encoding="utf-8")
     assert check_pack(path, sandbox) == []
+
+
+def test_pack_check_names_a_case_that_cannot_be_built(tmp_path, sandbox):
+    from tutor.grading.packcheck import check_pack
+
+    text = COUNTS + "    cases:\n      - {a: [[0], [1, 2]], j: 3}\n"
+    (p,) = check_pack(_pack(tmp_path, text), sandbox)
+    assert p.field == "drills[0].check.cases[0]" and "cannot be made into" in p.message

@@ -174,8 +174,12 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
             return False
         if value["stage"] == "inputs_error":
             err = value["error"]
-            rep.add(("drills", i, "check", "args"), f"the inputs cannot be drawn on {where}, "
-                    f"trial {err.get('trial')}: {err['message']}")  # fmt: skip
+            if err.get("kind") == "case":  # cases come first: the trial is the case's index
+                rep.add(("drills", i, "check", "cases", err["trial"]), "this case cannot be "
+                        f"made into the check's arguments: {err['message']}")  # fmt: skip
+            else:
+                rep.add(("drills", i, "check", "args"), f"the inputs cannot be drawn on {where}, "
+                        f"trial {err.get('trial')}: {err['message']}")  # fmt: skip
             return False
         if value["stage"] in ("setup_error", "reference_error", "answer_error"):
             err = value["error"]

@@ -67,7 +67,7 @@ def _reference_outputs(
             inputs = make_inputs(spec)
         except ValueError as exc:
             error = {"type": "ValueError", "message": str(exc), "line": None, "trial": i,
-                     "params": spec["params"]}  # fmt: skip
+                     "kind": spec.get("kind", "random"), "params": spec["params"]}  # fmt: skip
             return [], {"stage": "inputs_error", "error": error}
         torch.manual_seed(int(spec["seed"]))
         try:
