@@ -16,7 +16,23 @@ import platformdirs
 
 from tutor.paths import PROJECT_ROOT
 
-__all__ = ["PROJECT_ROOT", "Settings", "config_path", "env_pack_paths", "home_dir", "load_config"]
+__all__ = [
+    "BUILT_RUNTIMES",
+    "PROJECT_ROOT",
+    "Settings",
+    "built_runtime_dir",
+    "config_path",
+    "env_pack_paths",
+    "home_dir",
+    "load_config",
+    "runtime_limits",
+    "runtime_names",
+]
+
+#: runtimes the project builds itself: name -> (venv folder under the project, make target,
+#: the limits profile of content that declares the runtime and names no ``limits``: every run
+#: on xla compiles its graph first)
+BUILT_RUNTIMES = {"xla": (".venv-xla", "make xla-runtime", "compile")}
 
 
 def home_dir() -> Path:
@@ -42,6 +58,29 @@ def load_config() -> dict[str, Any]:
         return {}
     with path.open("rb") as fh:
         return tomllib.load(fh)
+
+
+def built_runtime_dir(name: str) -> Path:
+    """The folder of a runtime the project builds (``BUILT_RUNTIMES``): PROJECT_ROOT/.venv-xla
+    for ``xla``, or the folder named by ``TUTOR_RUNTIME_XLA`` (``TUTOR_RUNTIME_<NAME>``)."""
+    env = os.environ.get(f"TUTOR_RUNTIME_{name.upper()}")
+    if env:
+        return Path(env).expanduser()
+    return PROJECT_ROOT / BUILT_RUNTIMES[name][0]
+
+
+def runtime_names() -> set[str]:
+    """The runtime names a pack, drill or lesson may declare: ``default`` (the one tutor runs
+    on), those the project builds (built or not), and each ``[runtimes.NAME]`` in config."""
+    configured = load_config().get("runtimes") or {}
+    return {"default", *BUILT_RUNTIMES, *(configured if isinstance(configured, dict) else ())}
+
+
+def runtime_limits(runtime: str | None) -> str | None:
+    """The limits profile content declaring ``runtime`` gets when it names none (None: the
+    default profile)."""
+    built = BUILT_RUNTIMES.get(runtime or "")
+    return built[2] if built else None
 
 
 def env_pack_paths() -> list[Path]:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from tutor.content.catalog import Catalog, DrillRef
     from tutor.content.problems import Problem
     from tutor.sandbox import Sandbox
+    from tutor.sandbox.pool import SandboxPool
     from tutor.settings import Settings
 
 
@@ -55,13 +56,33 @@ def open_sandbox(
     *,
     runtime: str | None = None,
     containment: str | None = None,
+    needed_by: str | None = None,
 ) -> Sandbox:
     """A sandbox on this invocation's runtime (``runtime`` wins over ``--runtime``); an unknown
-    runtime is a usage error. Use it as a context manager."""
+    runtime is a usage error. ``needed_by`` names the content that declared the runtime (a
+    drill): a runtime not built is then an error saying what it needs. A context manager."""
     from tutor.sandbox import Sandbox
-    from tutor.sandbox.runtimes import RuntimeNotFound
+    from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound
 
     try:
         return Sandbox(runtime or settings_of(ctx).runtime, containment=containment)
+    except RuntimeNotBuilt as exc:
+        if needed_by:
+            raise click.ClickException(f"{needed_by} {exc.needs}") from exc
+        raise click.UsageError(str(exc)) from exc
     except RuntimeNotFound as exc:
         raise click.UsageError(str(exc)) from exc
+
+
+def open_pool(ctx: click.Context | None = None) -> SandboxPool:
+    """One sandbox per runtime for content that declares its own (``runtime: xla``), each
+    started on first use; the default is this invocation's runtime. A context manager."""
+    from tutor.sandbox.pool import SandboxPool
+    from tutor.sandbox.runtimes import RuntimeNotFound
+
+    pool = SandboxPool(settings_of(ctx).runtime)
+    try:
+        pool.get()  # the default runtime must exist: a usage error otherwise
+    except RuntimeNotFound as exc:
+        raise click.UsageError(str(exc)) from exc
+    return pool

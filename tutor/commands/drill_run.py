@@ -39,8 +39,10 @@ def run(
     seed: int | None,
     as_json: bool,
 ) -> None:
-    """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced."""
-    from tutor.commands.context import find_drill, load_catalog, open_sandbox
+    """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced.
+
+    A drill declaring `runtime: xla` is graded on that runtime."""
+    from tutor.commands.context import find_drill, load_catalog, open_sandbox, settings_of
     from tutor.grading.engine import judge, plan, run_call
     from tutor.grading.variants import new_seed
 
@@ -53,7 +55,10 @@ def run(
     p = plan(ref, text, seed)
     result = None
     if p.call is not None:
-        with open_sandbox(ctx) as sandbox:
+        from tutor.sandbox.pool import runtime_of
+
+        runtime = runtime_of(ref.drill.runtime, settings_of(ctx).runtime)
+        with open_sandbox(ctx, runtime=runtime, needed_by=ref.full_id) as sandbox:
             result = run_call(p, sandbox)
     grade = judge(ref, p, text, result)
     if as_json:

@@ -7,6 +7,11 @@ snippet runs alone in a fresh sandbox run, and its output is either written back
 through ``tutor.content.lesson_outputs``, which touches no other byte) or compared with what is
 written (``check``).
 
+A snippet declaring a runtime (``python run runtime=xla``, or ``runtime: xla`` in the front
+matter) runs on that runtime (a ``SandboxPool`` starts each one once); where it is not built the
+snippet is skipped with the reason, a drift only where the runtime is required
+(``TUTOR_REQUIRE_XLA=1``).
+
 The recorded output of a run is its stdout, plus a last line ``ExceptionType: message`` when it
 raised, so a lesson can show a real error. Outputs are compared after removing trailing
 whitespace (per line, and trailing blank lines): that is the only normalisation.
@@ -27,7 +32,10 @@ from tutor.content.lesson_outputs import (
     short_diff,
 )
 from tutor.content.lesson_text import LessonText, SnippetBlock, parse_lesson_text
+from tutor.sandbox.pool import SandboxPool
 from tutor.sandbox.result import RunResult, Status
+from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound, required
+from tutor.settings import runtime_limits
 
 #: defaults for one snippet run (a lesson snippet is small; a cold torch op may take a moment)
 SNIPPET_TIMEOUT = 20.0
@@ -81,6 +89,8 @@ class LessonReport:
     changed: bool = False
     torch: str | None = None
     """the torch version named in the front matter (the one that recorded the outputs)"""
+    skipped: list[str] = field(default_factory=list)
+    """``file:line needs the xla runtime: ...`` for each snippet whose runtime is not built"""
 
     @property
     def ok(self) -> bool:
@@ -95,6 +105,7 @@ class LessonReport:
             "changed": self.changed,
             "torch": self.torch,
             "drifts": [d.as_dict() for d in self.drifts],
+            "skipped": list(self.skipped),
         }
 
 
@@ -156,7 +167,7 @@ def _display(path: Path, root: Path | None) -> str:
 
 def check_lesson(
     path: Path,
-    runner: Runner,
+    runner: Runner | SandboxPool,
     *,
     root: Path | None = None,
     timeout: float = SNIPPET_TIMEOUT,
@@ -169,17 +180,20 @@ def check_lesson(
     blocks = doc.snippets
     report = LessonReport(file=name, snippets=len(blocks), torch=recorded_torch_version(text))
     report.drifts += _unclosed(name, doc)
-    for block in blocks:
-        report.drifts.extend(
-            _check_block(name, block, runner, timeout=timeout, memory_mb=memory_mb)
-        )
+    with _Runners(runner) as runners:
+        for block in blocks:
+            box = runners.get(name, block, report)
+            if box is not None:
+                report.drifts += _check_block(
+                    name, block, box, timeout=timeout, memory_mb=memory_mb
+                )
     return report
 
 
 def check_snippet(
     path: Path,
     line: int,
-    runner: Runner,
+    runner: Runner | SandboxPool,
     *,
     root: Path | None = None,
     timeout: float = SNIPPET_TIMEOUT,
@@ -189,8 +203,53 @@ def check_snippet(
     name = _display(path, root)
     for block in parse_lesson_text(path.read_text(encoding="utf-8")).snippets:
         if block.line == line:
-            return _check_block(name, block, runner, timeout=timeout, memory_mb=memory_mb)
+            report = LessonReport(file=name)
+            with _Runners(runner) as runners:
+                box = runners.get(name, block, report)
+                if box is not None:
+                    report.drifts += _check_block(
+                        name, block, box, timeout=timeout, memory_mb=memory_mb
+                    )
+            return report.drifts
     raise KeyError(f"{name}:{line}: no `python run` snippet starts on this line")
+
+
+def _profile(block: SnippetBlock) -> str | None:
+    """The snippet's limits profile: its own, else its runtime's (``compile`` on xla)."""
+    return block.limits or runtime_limits(block.runtime)
+
+
+class _Runners:
+    """The runner of each snippet's runtime: a ``SandboxPool`` as given, or one around a plain
+    runner (the default runtime's), whose other sandboxes close with it."""
+
+    def __init__(self, runner: Runner | SandboxPool) -> None:
+        self.made = not isinstance(runner, SandboxPool)
+        self.pool = SandboxPool(given={None: runner}) if self.made else runner  # type: ignore[dict-item]
+
+    def get_default(self) -> Runner:
+        return self.pool.get()
+
+    def get(self, name: str, block: SnippetBlock, report: LessonReport) -> Runner | None:
+        """The snippet's runner, or None when its runtime is not built (noted in ``report``)."""
+        try:
+            return self.pool.get(block.runtime)
+        except RuntimeNotBuilt as exc:
+            if required(exc.name):
+                flag = f"TUTOR_REQUIRE_{exc.name.upper()}=1"
+                report.drifts.append(Drift(name, block.line, f"{exc.needs} ({flag})", None, None))
+            else:
+                report.skipped.append(f"{name}:{block.line} {exc.needs}")
+        except RuntimeNotFound as exc:
+            report.drifts.append(Drift(name, block.line, str(exc), None, None))
+        return None
+
+    def __enter__(self) -> _Runners:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.made:
+            self.pool.close()
 
 
 def _unclosed(name: str, doc: LessonText) -> list[Drift]:
@@ -204,7 +263,7 @@ def _check_block(
     recorded = normalise(block.output)
     try:
         actual = run_snippet(
-            runner, block.code, timeout=timeout, memory_mb=memory_mb, profile=block.limits
+            runner, block.code, timeout=timeout, memory_mb=memory_mb, profile=_profile(block)
         )
     except SnippetRunError as exc:
         return [Drift(name, block.line, str(exc), recorded, None)]
@@ -219,7 +278,7 @@ def _check_block(
 
 def record_lesson(
     path: Path,
-    runner: Runner,
+    runner: Runner | SandboxPool,
     *,
     root: Path | None = None,
     version: str | None = None,
@@ -240,20 +299,28 @@ def record_lesson(
         report.drifts += _unclosed(name, doc)
         return report
     outputs: dict[int, str] = {}
-    for block in blocks:
-        try:
-            actual = run_snippet(
-                runner, block.code, timeout=timeout, memory_mb=memory_mb, profile=block.limits
-            )
-        except SnippetRunError as exc:
-            report.drifts.append(Drift(name, block.line, str(exc), normalise(block.output), None))
-            continue
-        outputs[block.open_idx] = actual
-        if normalise(block.output) != actual:
-            report.recorded += 1
+    with _Runners(runner) as runners:
+        for block in blocks:
+            box = runners.get(name, block, report)
+            if box is None:
+                continue
+            try:
+                actual = run_snippet(
+                    box, block.code, timeout=timeout, memory_mb=memory_mb, profile=_profile(block)
+                )
+            except SnippetRunError as exc:
+                report.drifts.append(
+                    Drift(name, block.line, str(exc), normalise(block.output), None)
+                )
+                continue
+            outputs[block.open_idx] = actual
+            if normalise(block.output) != actual:
+                report.recorded += 1
+        if blocks:
+            version = version or runtime_torch_version(runners.get_default())
     new = apply_outputs(text, outputs)
-    if blocks:
-        new = set_torch_version(new, version or runtime_torch_version(runner))
+    if blocks and version:
+        new = set_torch_version(new, version)
     if new != text:
         path.write_bytes(new.encode("utf-8"))
         report.changed = True

@@ -3,6 +3,8 @@
 ``record`` runs each ``python run`` snippet of the named lessons in the sandbox and writes its
 real output into the ``output`` block after it (and the torch version into the front matter).
 ``check`` re-runs every snippet and fails (exit 1) when an output drifted or is missing.
+A snippet declaring ``runtime=xla`` runs on that runtime; where it is not built it is skipped
+with the reason.
 Both are added to the ``lesson`` group in ``tutor/commands/lesson.py``.
 """
 
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from tutor.commands.context import open_sandbox
+from tutor.commands.context import open_pool
 from tutor.settings import PROJECT_ROOT
 
 _TARGETS = click.argument("targets", nargs=-1, metavar="[CHAPTER|PATH]...")
@@ -49,10 +51,10 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
 
     paths = _resolve(targets)
     reports = []
-    with open_sandbox(ctx) as sandbox:
-        version = runtime_torch_version(sandbox)
+    with open_pool(ctx) as pool:
+        version = runtime_torch_version(pool.get())
         for path in paths:
-            reports.append(check_lesson(path, sandbox, root=PROJECT_ROOT, **_limits(timeout)))
+            reports.append(check_lesson(path, pool, root=PROJECT_ROOT, **_limits(timeout)))
     drifts = [d for r in reports for d in r.drifts]
     if as_json:
         data = {
@@ -64,6 +66,7 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
         }
         click.echo(json.dumps(data))
     else:
+        _tell_skipped(reports)
         for drift in drifts:
             click.echo(str(drift), err=True)
             if drift.diff:
@@ -92,23 +95,31 @@ def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, 
 
     paths = _resolve(targets)
     reports = []
-    with open_sandbox(ctx) as sandbox:
-        version = runtime_torch_version(sandbox)
+    with open_pool(ctx) as pool:
+        version = runtime_torch_version(pool.get())
         for path in paths:
             reports.append(
-                record_lesson(path, sandbox, root=PROJECT_ROOT, version=version, **_limits(timeout))
+                record_lesson(path, pool, root=PROJECT_ROOT, version=version, **_limits(timeout))
             )
     failures = [d for r in reports for d in r.drifts]
     if as_json:
         data = {"ok": not failures, "torch": version, "lessons": [r.as_dict() for r in reports]}
         click.echo(json.dumps(data))
     else:
+        _tell_skipped(reports)
         for failure in failures:
             click.echo(str(failure), err=True)
         for r in reports:
             state = "updated" if r.changed else "unchanged"
             click.echo(f"{r.file}: {r.snippets} snippets, {r.recorded} outputs changed ({state})")
     sys.exit(1 if failures else 0)
+
+
+def _tell_skipped(reports: list) -> None:
+    """Name each snippet not run because its runtime is not built (not a failure)."""
+    for r in reports:
+        for reason in r.skipped:
+            click.echo(f"skipped: {reason}", err=True)
 
 
 def _indent(text: str) -> str:

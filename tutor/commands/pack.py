@@ -21,8 +21,15 @@ def pack() -> None:
     """Check, describe and scaffold drill packs."""
 
 
-def report_check(packs: list[Pack], problems: list[Problem], *, as_json: bool) -> None:
-    """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary."""
+def report_check(
+    packs: list[Pack],
+    problems: list[Problem],
+    *,
+    as_json: bool,
+    skipped: list[str] | None = None,
+) -> None:
+    """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary;
+    ``skipped`` says what was not run and why (a pack for another torch, a runtime not built)."""
     if as_json:
         data = {
             "ok": not problems,
@@ -30,9 +37,12 @@ def report_check(packs: list[Pack], problems: list[Problem], *, as_json: bool) -
                 {"pack": p.pack, "file": str(p.source), "drills": len(p.drills)} for p in packs
             ],
             "problems": [p.to_dict() for p in problems],
+            "skipped": list(skipped or []),
         }
         click.echo(json.dumps(data))
         return
+    for reason in skipped or []:
+        click.echo(f"skipped: {reason}", err=True)
     for problem in problems:
         click.echo(str(problem), err=True)
     drills = sum(len(p.drills) for p in packs)
@@ -56,6 +66,8 @@ def check(
 
     After the schema, every drill runs in the sandbox: references pass on several seeds,
     starters and `wrong` answers fail, predict drills' setup/ask run (see docs/grading.md).
+    A drill declaring `runtime: xla` runs on that runtime; where it is not built the drill is
+    skipped with the reason (a failure when TUTOR_REQUIRE_XLA=1).
     """
     from tutor.content.pack_lint import check_paths
     from tutor.content.sources import builtin_pack_dir, expand
@@ -66,16 +78,15 @@ def check(
     if builtin and builtin_pack_dir().is_dir():
         targets += expand(builtin_pack_dir())
     packs, problems = check_paths(targets)
+    skipped: list[str] = []
     if packs and not no_run:
-        from tutor.commands.context import open_sandbox
+        from tutor.commands.context import open_pool
         from tutor.grading.packcheck import run_stage
 
-        with open_sandbox(ctx) as sandbox:
-            found, skipped = run_stage(packs, sandbox)
+        with open_pool(ctx) as pool:
+            found, skipped = run_stage(packs, pool)
         problems += found
-        for reason in skipped:
-            click.echo(f"skipped: {reason}", err=True)
-    report_check(packs, problems, as_json=as_json)
+    report_check(packs, problems, as_json=as_json, skipped=skipped)
     if problems:
         sys.exit(1)
 

@@ -24,9 +24,10 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 RUN_INFO = ("python", "run")
-#: an option after ``python run`` in a snippet's info string: ``limits=compile``
-_OPTION = re.compile(r"^limits=[A-Za-z0-9_-]+$")
-_LIMITS_LINE = re.compile(r"""^limits:\s*["']?([A-Za-z0-9_-]+)["']?\s*(#.*)?$""")
+#: an option after ``python run`` in a snippet's info string: ``limits=compile``, ``runtime=xla``
+_OPTION = re.compile(r"^(limits|runtime)=[A-Za-z0-9_-]+$")
+#: a front matter line giving every snippet's default: ``limits: compile``, ``runtime: xla``
+_DEFAULT_LINE = re.compile(r"""^(limits|runtime):\s*["']?([A-Za-z0-9_-]+)["']?\s*(#.*)?$""")
 OUTPUT_INFO = "output"
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -60,6 +61,9 @@ class SnippetBlock:
     limits: str | None = None
     """the sandbox limits profile: ``limits=NAME`` in the info string, else the front
     matter's ``limits:``, else None (the default profile)"""
+    runtime: str | None = None
+    """the sandbox runtime: ``runtime=NAME`` in the info string, else the front matter's
+    ``runtime:``, else None (the runtime tutor runs on)"""
 
     @property
     def line(self) -> int:
@@ -166,6 +170,7 @@ def parse_lesson_text(text: str) -> LessonText:
             pending = SnippetBlock(token.content, start, end - 1)
             options = dict(w.split("=", 1) for w in info[2:])
             pending.limits = options.get("limits")
+            pending.runtime = options.get("runtime")
             doc.snippets.append(pending)
         elif info == [OUTPUT_INFO] and pending is not None:
             pending.output = token.content
@@ -173,21 +178,23 @@ def parse_lesson_text(text: str) -> LessonText:
             pending = None
         else:
             pending = None
-    default = _front_matter_limits(doc)
+    defaults = _front_matter_defaults(doc)
     for block in doc.snippets:
-        block.limits = block.limits or default
+        block.limits = block.limits or defaults.get("limits")
+        block.runtime = block.runtime or defaults.get("runtime")
     return doc
 
 
-def _front_matter_limits(doc: LessonText) -> str | None:
-    """The front matter's ``limits:`` value (a plain word), or None."""
+def _front_matter_defaults(doc: LessonText) -> dict[str, str]:
+    """The front matter's ``limits:`` and ``runtime:`` values (plain words) that it gives."""
+    found: dict[str, str] = {}
     if doc.front_matter is None:
-        return None
+        return found
     for i in range(doc.front_matter[0] + 1, doc.front_matter[1]):
-        m = _LIMITS_LINE.match(doc.lines[i])
+        m = _DEFAULT_LINE.match(doc.lines[i])
         if m:
-            return m.group(1)
-    return None
+            found.setdefault(m.group(1), m.group(2))
+    return found
 
 
 def parse_snippets(text: str) -> list[SnippetBlock]:

@@ -68,7 +68,13 @@ def parse_lesson(text: str, file: str) -> Lesson:
             problems.append(Problem(file, line, col, key, f"`{key}` is not a front matter key"))
     body = "".join(lines[end + 1 :])
     snippets = [
-        {"code": b.code, "output": b.output, "line": b.line, "limits": b.limits}
+        {
+            "code": b.code,
+            "output": b.output,
+            "line": b.line,
+            "limits": b.limits,
+            "runtime": b.runtime,
+        }
         for b in doc.snippets
     ]
     problems += [Problem(file, line, 1, "body", message) for line, message in doc.problems]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+
+from tutor.settings import runtime_limits, runtime_names
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 KINDS = ("predict", "order", "choice", "code", "fix")
@@ -24,6 +26,27 @@ class Strict(BaseModel):
 #: the sandbox's limits profiles (tutor.sandbox.limits.PROFILES): ``compile`` lets
 #: torch.compile finish; ``default`` keeps runs tight
 LimitsName = Literal["default", "compile"]
+
+
+def _known_runtime(name: str) -> str:
+    """A runtime a pack, drill or lesson may declare (``tutor.settings.runtime_names``)."""
+    known = runtime_names()
+    if name not in known:
+        names = ", ".join(sorted(known - {"default"}))
+        raise ValueError(
+            f"unknown runtime {name!r}: use {names}, default, or a name under [runtimes] in "
+            "the config file"
+        )
+    return name
+
+
+#: the sandbox runtime a drill or snippet runs on: ``xla`` (built by ``make xla-runtime``), a
+#: name under ``[runtimes]`` in config, or ``default`` (the runtime tutor was started with)
+RuntimeName = Annotated[
+    str,
+    AfterValidator(_known_runtime),
+    Field(json_schema_extra={"examples": ["xla", "default"]}),
+]
 
 
 # --- params -------------------------------------------------------------------------------
@@ -70,10 +93,21 @@ class DrillBase(Strict):
         default_factory=list,
         description="seeds that once failed: `tutor pack check` always tries them too",
     )
+    runtime: RuntimeName | None = Field(
+        default=None,
+        description="sandbox runtime to grade on: xla (make xla-runtime), a [runtimes] name "
+        "from config, or default",
+    )
 
     @property
     def display_title(self) -> str:
         return self.title or self.id.replace("-", " ").capitalize()
+
+    @property
+    def profile(self) -> str:
+        """The limits profile its runs get: ``limits``, else its runtime's (``compile`` on
+        xla), else ``default``."""
+        return self.limits or runtime_limits(self.runtime) or "default"
 
 
 class PredictDrill(DrillBase):
@@ -320,6 +354,9 @@ class Pack(Strict):
         default_factory=list,
         description="seeds that once failed, tried for every drill of the pack",
     )
+    runtime: RuntimeName | None = Field(
+        default=None, description="sandbox runtime of every drill that names none, e.g. xla"
+    )
     drills: list[Drill] = Field(min_length=1)
 
     #: where the pack was loaded from (not part of the file)
@@ -327,14 +364,17 @@ class Pack(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _drills_inherit_limits(cls, data: Any) -> Any:
-        """A drill without ``limits`` gets the pack's."""
-        if isinstance(data, dict) and data.get("limits") and isinstance(data.get("drills"), list):
-            drills = [
-                {**d, "limits": data["limits"]} if isinstance(d, dict) and "limits" not in d else d
-                for d in data["drills"]
-            ]
-            data = {**data, "drills": drills}
+    def _drills_inherit(cls, data: Any) -> Any:
+        """A drill without ``limits`` (or ``runtime``) gets the pack's."""
+        if not isinstance(data, dict) or not isinstance(data.get("drills"), list):
+            return data
+        for key in ("limits", "runtime"):
+            if data.get(key):
+                drills = [
+                    {**d, key: data[key]} if isinstance(d, dict) and key not in d else d
+                    for d in data["drills"]
+                ]
+                data = {**data, "drills": drills}
         return data
 
     def seeds_of(self, drill: DrillBase) -> list[int]:
@@ -368,6 +408,9 @@ class Snippet(Strict):
     output: str | None = Field(default=None, description="None until recorded")
     line: int = Field(description="1-based line of the code fence in the lesson file")
     limits: LimitsName | None = Field(default=None, description="from `limits=NAME` in the info")
+    runtime: RuntimeName | None = Field(
+        default=None, description="from `runtime=NAME` in the info, else the front matter's"
+    )
 
 
 class Lesson(Strict):
@@ -380,6 +423,9 @@ class Lesson(Strict):
     torch: str | None = Field(default=None, description="torch version that recorded outputs")
     limits: LimitsName | None = Field(
         default=None, description="limits profile of every snippet that names none"
+    )
+    runtime: RuntimeName | None = Field(
+        default=None, description="sandbox runtime of every snippet that names none, e.g. xla"
     )
     body: str = Field(default="", description="the Markdown after the front matter")
     snippets: list[Snippet] = Field(default_factory=list)

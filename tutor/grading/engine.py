@@ -49,7 +49,7 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
     drill = ref.drill
     params = draw_params(drill.params, seed)
     p = Plan(seed=seed, params=params)
-    profile = drill.limits or "default"
+    profile = drill.profile
     if isinstance(drill, PredictDrill):
         kwargs = {"setup": render(drill.setup, params), "ask": render(drill.ask, params)}
         p.call = Call(

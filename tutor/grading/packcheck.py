@@ -7,6 +7,11 @@ reference must pass its own check on every seed, and its starter and every ``wro
 must fail it on every seed. The seeds of one drill (or one answer) share a sandbox call, so a
 whole pack costs a few calls per drill. Problems are ``Problem(file, line, col, field,
 message)`` naming the field, e.g. ``drills[2].wrong[0]``.
+
+A drill declaring a ``runtime`` runs there: each runtime needed is started once (a
+``SandboxPool``). A drill whose runtime is not built is skipped with the reason (it needs the
+xla runtime: run `make xla-runtime`), and is a problem only where that runtime is required
+(``TUTOR_REQUIRE_XLA=1``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from tutor.probes.data_grading import CodeData, PredictData
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
+    from tutor.sandbox.pool import SandboxPool
 
 SEEDS = range(5)
 _PREDICT_DATA: TypeAdapter = TypeAdapter(PredictData)
@@ -100,7 +106,7 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
         "tutor.probes.grade_predict:predict_seeds",
         PREDICT_TIMEOUT,
         _PREDICT_DATA,
-        drill.limits or "default",
+        drill.profile,
         cases=cases,
     )
     if not isinstance(values, list):
@@ -144,7 +150,7 @@ def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
 def _grades(ref: _Ref, text: str, sandbox: Sandbox, stop_on: str) -> list[tuple[int, Any]]:
     """(seed, Grade | probe data | RunResult) for each seed that ran."""
     runs = _runs(ref, text)
-    profile = ref.drill.limits or "default"
+    profile = ref.drill.profile
     values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT, CodeData,
                    profile, runs=runs, stop_on=stop_on)  # fmt: skip
     if not isinstance(values, list):
@@ -244,25 +250,76 @@ def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
         _check_failing(ref, i, sandbox, rep)
 
 
-def run_checks(pack: Pack, locator: Locator, sandbox: Sandbox) -> list[Problem]:
-    """Run every drill of a loaded pack in the sandbox; the problems found."""
+def _pool(sandbox: Sandbox | SandboxPool) -> tuple[SandboxPool, bool]:
+    """A pool around ``sandbox`` (the default runtime's), and whether it was made here."""
+    from tutor.sandbox.pool import SandboxPool
+
+    if isinstance(sandbox, SandboxPool):
+        return sandbox, False
+    return SandboxPool(given={None: sandbox}), True
+
+
+def _sandbox_for(
+    ref: _Ref, i: int, pool: SandboxPool, rep: _Reporter, skipped: list[str] | None
+) -> Sandbox | None:
+    """The sandbox of the drill's runtime, or None when that runtime cannot be had (the drill is
+    skipped with the reason, or reported where the runtime is required)."""
+    from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound, required
+
+    try:
+        return pool.get(ref.drill.runtime)
+    except RuntimeNotBuilt as exc:
+        if required(exc.name):
+            flag = f"TUTOR_REQUIRE_{exc.name.upper()}=1"
+            rep.add(("drills", i, "runtime"), f"{exc.needs} ({flag})")
+        elif skipped is not None:
+            skipped.append(f"{ref.full_id} {exc.needs}")
+    except RuntimeNotFound as exc:
+        rep.add(("drills", i, "runtime"), str(exc))
+    return None
+
+
+def run_checks(
+    pack: Pack,
+    locator: Locator,
+    sandbox: Sandbox | SandboxPool,
+    skipped: list[str] | None = None,
+) -> list[Problem]:
+    """Run every drill of a loaded pack in the sandbox of its runtime; the problems found.
+
+    ``sandbox`` is the default runtime's sandbox or a ``SandboxPool``; drills skipped because
+    their runtime is not built are named in ``skipped``."""
     rep = _Reporter(pack, locator)
-    for i, drill in enumerate(pack.drills):
-        ref = _Ref(pack.full_id(drill), drill)
-        if isinstance(drill, PredictDrill):
-            _check_predict(ref, i, sandbox, rep)
-        elif isinstance(drill, CodeDrill):
-            _check_code(ref, i, sandbox, rep)
+    pool, made = _pool(sandbox)
+    try:
+        for i, drill in enumerate(pack.drills):
+            if not isinstance(drill, (PredictDrill, CodeDrill)):
+                continue
+            ref = _Ref(pack.full_id(drill), drill)
+            box = _sandbox_for(ref, i, pool, rep, skipped)
+            if box is None:
+                continue
+            if isinstance(drill, PredictDrill):
+                _check_predict(ref, i, box, rep)
+            else:
+                _check_code(ref, i, box, rep)
+    finally:
+        if made:
+            pool.close()
     return rep.problems
 
 
-def check_pack(path: str | os.PathLike[str], sandbox: Sandbox) -> list[Problem]:
+def check_pack(
+    path: str | os.PathLike[str],
+    sandbox: Sandbox | SandboxPool,
+    skipped: list[str] | None = None,
+) -> list[Problem]:
     """Schema and sandbox checks of one pack file (``[]`` when it passes)."""
     try:
         pack, locator = load_pack_located(path)
     except PackError as exc:
         return exc.problems
-    return run_checks(pack, locator, sandbox)
+    return run_checks(pack, locator, sandbox, skipped)
 
 
 def runtime_torch(sandbox: Sandbox) -> str | None:
@@ -286,28 +343,33 @@ def skip_reason(pack: Pack, version: str | None) -> str | None:
 
 
 def check_packs(
-    packs: Iterable[Pack], sandbox: Sandbox, skipped: list[str] | None = None
+    packs: Iterable[Pack], sandbox: Sandbox | SandboxPool, skipped: list[str] | None = None
 ) -> list[Problem]:
     """The sandbox stage for packs that already passed the schema stage.
 
-    Packs whose ``torch`` specifier excludes the runtime's torch are not run; the reason is
-    appended to ``skipped``.
+    Packs whose ``torch`` specifier excludes the default runtime's torch are not run, nor are
+    drills whose runtime is not built; the reasons are appended to ``skipped``.
     """
     packs = list(packs)
-    version = runtime_torch(sandbox) if any(p.torch for p in packs) else None
+    pool, made = _pool(sandbox)
     problems: list[Problem] = []
-    for pack in packs:
-        reason = skip_reason(pack, version)
-        if reason:
-            if skipped is not None:
-                skipped.append(reason)
-            continue
-        if pack.source is not None:
-            problems += check_pack(pack.source, sandbox)
+    try:
+        version = runtime_torch(pool.get()) if any(p.torch for p in packs) else None
+        for pack in packs:
+            reason = skip_reason(pack, version)
+            if reason:
+                if skipped is not None:
+                    skipped.append(reason)
+                continue
+            if pack.source is not None:
+                problems += check_pack(pack.source, pool, skipped)
+    finally:
+        if made:
+            pool.close()
     return problems
 
 
-def run_stage(packs: list[Pack], sandbox: Sandbox) -> tuple[list[Problem], list[str]]:
+def run_stage(packs: list[Pack], sandbox: Sandbox | SandboxPool) -> tuple[list[Problem], list[str]]:
     """The sandbox stage as ``tutor pack check`` runs it: the problems found, and why packs
     were skipped (the command prints both)."""
     skipped: list[str] = []

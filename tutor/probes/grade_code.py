@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 import time
 from typing import Any
 
@@ -34,7 +35,7 @@ from tutor.probes.data_grading import ExitInfo
 from tutor.probes.grade_compare import diff, input_change, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
-from tutor.probes.grade_link import Gone, spawn
+from tutor.probes.grade_link import Gone, in_child, spawn
 from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
 from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
 from tutor.probes.values import encode, encode_tensor
@@ -304,6 +305,19 @@ def check_code(
         learner.finish()
 
 
+def _check_seed(kwargs: dict[str, Any], secrets: list[str]) -> dict[str, Any]:
+    """``check_code`` for one seed. On the xla runtime each seed gets its own judge process:
+    a judge that used the XLA device has its PJRT threads, and a learner forked from it for
+    the next seed would hang on the device."""
+    if "torch_xla" not in sys.modules:
+        return check_code(**kwargs, secrets=secrets)
+    try:
+        value = in_child(lambda: check_code(**kwargs, secrets=secrets))
+    except (Gone, ValueError) as exc:
+        raise RuntimeError(f"the judge of seed {kwargs.get('seed')} ended early: {exc}") from None
+    return value  # type: ignore[return-value]
+
+
 def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str, Any]]:
     """``check_code`` for several seeds of one answer in one call (``tutor pack check``).
 
@@ -314,7 +328,7 @@ def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str,
     secrets = [r["reference"] for r in runs] + [r["assert_code"] or "" for r in runs]
     secrets += [w for r in runs for w in r.get("wrongs") or []]
     for kwargs in runs:
-        value = check_code(**kwargs, secrets=secrets)
+        value = _check_seed(kwargs, secrets)
         out.append(value)
         passed = (
             value["stage"] == "done"

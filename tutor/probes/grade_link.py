@@ -123,3 +123,35 @@ def spawn(
     theirs.close()
     not_dumpable()
     return pid, ours
+
+
+def in_child(work: Callable[[], object]) -> object:
+    """``work()`` run in a forked child, its JSON-able result sent back over a socket.
+
+    For a process that must stay fork-safe: work that starts threads (an XLA device's PJRT
+    client) leaves them in the child only, so this process can still fork learners after it.
+    Raises ``Gone`` when the child ends without a result."""
+    ours, theirs = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:  # never returns
+        exit_now = os._exit
+        code = LEARNER_FAILED
+        try:
+            ours.close()
+            send(theirs, work())
+            code = 0
+        except BaseException:  # noqa: BLE001 - the parent reports the missing result
+            with contextlib.suppress(BaseException):
+                os.write(2, traceback.format_exc().encode()[-2000:])
+        finally:
+            with contextlib.suppress(BaseException):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            exit_now(code)
+    theirs.close()
+    try:
+        return recv(ours)
+    finally:
+        ours.close()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)

@@ -198,7 +198,7 @@ def _tensor(d: dict[str, Any]) -> torch.Tensor:
             t = torch.empty(shape, dtype=dtype)
         t = _restride(t, d.get("stride"))
         if d.get("device", "cpu") != "cpu":
-            t = t.to(d["device"])
+            t = t.to(_device(d["device"]))
     if d.get("requires_grad"):
         if not (dtype.is_floating_point or dtype.is_complex):
             raise Malformed(f"a {dtype} tensor cannot require grad")
@@ -211,6 +211,28 @@ def _tensor(d: dict[str, Any]) -> torch.Tensor:
             raise Malformed("a gradient that does not fit its tensor")
         t.grad = grad
     return t
+
+
+#: the module that registers a device type's backend, imported before a tensor goes there
+_BACKENDS = {"xla": "torch_xla"}
+
+
+def _device(name: str) -> torch.device:
+    """The device a learner's tensor was on, its backend loaded (an XLA tensor needs
+    torch_xla imported in the judge too, as in the learner's process)."""
+    try:
+        device = torch.device(name)
+    except RuntimeError as exc:
+        raise Malformed(f"unknown device {name!r}") from exc
+    backend = _BACKENDS.get(device.type)
+    if backend is not None:
+        import importlib
+
+        try:
+            importlib.import_module(backend)
+        except ImportError as exc:
+            raise Malformed(f"a tensor on {name}, but this runtime has no {backend}") from exc
+    return device
 
 
 def _restride(t: torch.Tensor, stride: list[int] | None) -> torch.Tensor:

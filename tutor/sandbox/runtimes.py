@@ -7,27 +7,47 @@ import os
 import shutil
 import sys
 
-from tutor.paths import PROJECT_ROOT
-from tutor.settings import load_config
+from tutor.settings import BUILT_RUNTIMES, built_runtime_dir, load_config
 
 #: the module every runtime command ends up running
 ZYGOTE = ["-m", "tutor.sandbox.zygote"]
 
 
 #: runtimes the project builds itself: name -> (venv folder under the project, make target)
-BUILT = {"xla": (".venv-xla", "make xla-runtime")}
+BUILT = BUILT_RUNTIMES
 
 
 def built_python(name: str) -> str | None:
-    """The Python of a runtime the project builds (``BUILT``), when it has been built."""
-    folder, _ = BUILT[name]
-    python = PROJECT_ROOT / folder / "bin" / "python"
-    done = PROJECT_ROOT / folder / ".installed"
+    """The Python of a runtime the project builds (``BUILT``), when it has been built (its
+    folder is ``tutor.settings.built_runtime_dir``: PROJECT_ROOT/.venv-xla unless overridden)."""
+    folder = built_runtime_dir(name)
+    python = folder / "bin" / "python"
+    done = folder / ".installed"
     return str(python) if python.exists() and done.exists() else None
 
 
 class RuntimeNotFound(ValueError):
     """The runtime named is neither a config entry nor an existing Python."""
+
+
+class RuntimeNotBuilt(RuntimeNotFound):
+    """A runtime the project builds (``BUILT``) has not been built yet."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.make = BUILT[name][1]
+        super().__init__(f"the {name} runtime is not built: run `{self.make}`")
+
+    @property
+    def needs(self) -> str:
+        """What a drill or snippet on this runtime needs, said plainly."""
+        return f"needs the {self.name} runtime: run `{self.make}`"
+
+
+def required(name: str) -> bool:
+    """Whether a missing runtime is a failure rather than a skip: ``TUTOR_REQUIRE_XLA=1`` for
+    ``xla`` (``TUTOR_REQUIRE_<NAME>``; CI sets it where it builds the runtime)."""
+    return os.environ.get(f"TUTOR_REQUIRE_{name.upper()}") == "1"
 
 
 def resolve_runtime(name_or_python: str | None = None) -> list[str]:
@@ -53,9 +73,7 @@ def resolve_runtime(name_or_python: str | None = None) -> list[str]:
     if name_or_python in BUILT:
         python = built_python(name_or_python)
         if python is None:
-            raise RuntimeNotFound(
-                f"the {name_or_python} runtime is not built: run `{BUILT[name_or_python][1]}`"
-            )
+            raise RuntimeNotBuilt(name_or_python)
         return [python, *ZYGOTE]
     path = os.path.expanduser(name_or_python)
     found = path if os.sep in path else shutil.which(path)

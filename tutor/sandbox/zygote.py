@@ -130,6 +130,10 @@ PRELOAD = (
     "torch._decomp",
     "torch._prims",
     "torch._meta_registrations",
+    # the xla runtime's bridge (absent elsewhere): imported once here, not in every run; no
+    # device is made before the fork (the PJRT client starts threads)
+    "torch_xla",
+    "torch_xla.debug.metrics",
 )
 
 #: what the first run with the compile profile loads into the zygote (inductor's C++ path)

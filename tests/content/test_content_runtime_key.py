@@ -1,0 +1,83 @@
+"""`runtime:` in a lesson's front matter and `runtime=xla` in a snippet's info string: `lesson
+check` and `record` run each snippet on its runtime, and skip it, saying why, when that
+runtime is not built."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tutor.commands.lesson_run import check_lesson, record_lesson
+from tutor.content.lesson_text import parse_snippets
+from tutor.content.lessons import parse_lesson
+from tutor.content.problems import PackError
+
+pytestmark = pytest.mark.timeout(600)
+
+LESSON = textwrap.dedent(
+    """\
+    ---
+    chapter: 9
+    title: Lazy
+    thesis: lazy tensors
+    ---
+
+    ```python run runtime=xla
+    import torch_xla
+    x = torch.arange(4.0, device=torch_xla.device())
+    print(x.device, (x * 3).sum().item())
+    ```
+
+    ```python run
+    print(torch.arange(4.0).sum().item())
+    ```
+    """
+)
+
+
+def test_snippets_take_the_info_string_then_the_front_matter():
+    assert [b.runtime for b in parse_snippets(LESSON)] == ["xla", None]
+    everywhere = LESSON.replace("thesis: lazy tensors\n", "thesis: t\nruntime: xla\n")
+    assert [b.runtime for b in parse_snippets(everywhere)] == ["xla", "xla"]
+    assert parse_lesson(everywhere, "09-lazy.md").runtime == "xla"
+    with pytest.raises(PackError) as err:
+        parse_lesson(LESSON.replace("runtime=xla", "runtime=gpu"), "09-lazy.md")
+    assert "unknown runtime 'gpu'" in str(err.value)
+
+
+def test_an_xla_snippet_is_recorded_and_checked_on_xla(tmp_path, xla_sandbox):
+    from tutor.sandbox import Sandbox
+    from tutor.sandbox.pool import SandboxPool
+
+    lesson = tmp_path / "09-lazy.md"
+    lesson.write_text(LESSON)
+    with Sandbox() as default:
+        pool = SandboxPool(given={None: default, "xla": xla_sandbox})
+        report = record_lesson(lesson, pool)
+        assert report.ok and report.recorded == 2, report.as_dict()
+        text = lesson.read_text()
+        assert "```output\nxla:0 18.0\n```" in text and "```output\n6.0\n```" in text
+        assert check_lesson(lesson, pool).ok
+        lesson.write_text(text.replace("xla:0 18.0", "xla:0 19.0"))
+        (drift,) = check_lesson(lesson, pool).drifts
+        assert drift.actual == "xla:0 18.0"
+
+
+def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(tmp_path, monkeypatch):
+    from tutor.sandbox import Sandbox
+
+    monkeypatch.setenv("TUTOR_RUNTIME_XLA", str(tmp_path / "no-such-runtime"))
+    lesson = tmp_path / "09-lazy.md"
+    lesson.write_text(LESSON)
+    needs = "needs the xla runtime: run `make xla-runtime`"
+    with Sandbox() as default:
+        report = record_lesson(lesson, default, root=tmp_path)
+        assert report.ok and report.skipped == [f"09-lazy.md:7 {needs}"]
+        assert "```output\n6.0\n```" in lesson.read_text()  # the other snippet ran
+        line = parse_snippets(lesson.read_text())[0].line  # (record added `torch:` above it)
+        report = check_lesson(lesson, default, root=tmp_path)
+        assert report.ok and report.skipped == [f"09-lazy.md:{line} {needs}"]
+        monkeypatch.setenv("TUTOR_REQUIRE_XLA", "1")
+        (drift,) = check_lesson(lesson, default, root=tmp_path).drifts
+        assert drift.line == line and "TUTOR_REQUIRE_XLA=1" in drift.message
