@@ -58,6 +58,6 @@ $(XLA_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(XLA_VENV)
 	$(XLA_VENV)/bin/pip install --upgrade pip
 	$(XLA_VENV)/bin/pip install $(XLA_PINS)
-	$(XLA_VENV)/bin/pip install pydantic pyyaml platformdirs click packaging
+	$(XLA_VENV)/bin/pip install pydantic pyyaml platformdirs click packaging pyseccomp
 	$(XLA_VENV)/bin/pip install -e . --no-deps
 	touch $@

@@ -4,6 +4,7 @@ two tutors opening a fresh home at once. Real files, a real tiny filesystem, rea
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import stat
 import subprocess
@@ -175,11 +176,21 @@ def test_tutors_opening_a_fresh_home_at_once_all_succeed(tmp_path):
 
 
 def test_files_are_private_to_their_owner(tutor_home, tmp_path):
+    """0600 files in a 0700 folder whatever the umask: without bubblewrap, learner code (as your
+    user, where there is no separate uid) sees the real filesystem."""
+    old_umask = os.umask(0)
+    try:
+        _files_are_private(tutor_home, tmp_path)
+    finally:
+        os.umask(old_umask)
+
+
+def _files_are_private(tutor_home, tmp_path):
     path = tutor_home / "sub" / "progress.db"
     store, _ = open_store(path)
     record(store)
     store.journal.add({"kind": "lesson", "chapter": 1, "at": "2026-01-01T00:00:00+00:00"})
-    for file in (path, store.journal.path):
+    for file in (path, store.journal.path, *path.parent.glob("progress.db-*")):
         assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     store.close()

@@ -26,6 +26,7 @@ def exited(code: int) -> int:
 
 
 LIM = Limits(timeout=2.0, memory_mb=1024, output_limit=65536)
+UNREAD = "raised an exception (its report did not arrive intact)"
 
 
 @pytest.mark.parametrize(
@@ -42,7 +43,11 @@ LIM = Limits(timeout=2.0, memory_mb=1024, output_limit=65536)
         (Ending(killed(signal.SIGKILL), 0.1), "crashed", "crashed with SIGKILL"),
         (Ending(killed(signal.SIGSEGV)), "crashed", "crashed with SIGSEGV"),
         (Ending(killed(signal.SIGXFSZ)), "output_limit", "wrote a file larger than 64 MB"),
-        (Ending(exited(0), result={"kind": "memory"}), "memory", "tried to use more than 1024 MB"),
+        (
+            Ending(exited(114), result={"kind": "memory", "raised": True}),
+            "memory",
+            "tried to use more than 1024 MB",
+        ),
         (
             Ending(killed(signal.SIGKILL), stopped_for="stdout"),
             "output_limit",
@@ -53,11 +58,34 @@ LIM = Limits(timeout=2.0, memory_mb=1024, output_limit=65536)
         (Ending(None), "sandbox_error", "the run could not be started"),
         (
             Ending(
-                exited(0),
-                result={"kind": "error", "exception": {"type": "KeyError", "message": "'a'"}},
+                exited(113),
+                result={
+                    "kind": "error",
+                    "raised": True,
+                    "exception": {"type": "KeyError", "message": "'a'"},
+                },
             ),
             "error",
             "raised KeyError: 'a'",
+        ),
+        # the exit code decides; a report learner code could have written only explains
+        (Ending(exited(113), result={"kind": "ok"}), "error", UNREAD),
+        (Ending(exited(113)), "error", UNREAD),
+        (Ending(exited(0), result={"kind": "memory"}), "ok", "exited early with status 0"),
+        (
+            Ending(exited(0), result={"kind": "error", "raised": True, "exception": {"type": "E"}}),
+            "ok",
+            "exited early with status 0",
+        ),
+        (
+            Ending(exited(114), result={"kind": "exit", "code": 114}),
+            "error",
+            "exited with status 114",
+        ),
+        (
+            Ending(exited(112)),
+            "error",
+            "the run finished but closed the channel its result goes back on",
         ),
     ],
 )

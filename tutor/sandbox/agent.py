@@ -23,10 +23,16 @@ import types
 
 import torch
 
-from tutor.sandbox import mpmain
+from tutor.sandbox import mpmain, syscalls
 from tutor.sandbox.containment import RUN_KEEPS
 from tutor.sandbox.limits import Limits, apply_rlimits
-from tutor.sandbox.reaper import PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, prctl
+from tutor.sandbox.reaper import (
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_PDEATHSIG,
+    libc,
+    prctl,
+)
 
 #: the file name learner code is compiled under; traceback frames are filtered on it
 ANSWER = "<answer>"
@@ -44,9 +50,16 @@ MEMORY_SIGNS = (
 )
 #: whether each run reseeds torch's default generator (set by the zygote at start-up)
 RESEED_TORCH = False
-#: exit codes the agent uses when it cannot report through the result pipe
+#: exit codes that carry a run's outcome to the zygote. The status of a run comes from its
+#: exit status (``tutor.sandbox.verdict``), never from the report on the result pipe, which
+#: learner code shares the process with and so could write itself; the report adds details.
 SETUP_FAILED = 111
 RESULT_LOST = 112
+RAISED = 113
+OUT_OF_MEMORY = 114
+FILE_TOO_LARGE = 115
+#: the exit code of each kind of failed run
+FAILED = {"error": RAISED, "memory": OUT_OF_MEMORY, "file": FILE_TOO_LARGE}
 
 
 class Job:
@@ -70,6 +83,10 @@ class Job:
         self.uid = uid
         self.nproc = nproc
         self.limits = Limits.from_json(request.get("limits", {}))
+        self.syscall_filter: bytes | None = None
+        """The compiled seccomp program to load (None: the runtime has none)."""
+        self.ipcns = False
+        """Whether the run gets an IPC namespace of its own."""
 
 
 def child_main(job: Job) -> None:
@@ -81,7 +98,7 @@ def child_main(job: Job) -> None:
         exit_now(SETUP_FAILED)
 
 
-def _child(job: Job, exit_now) -> None:
+def _child(job: Job, exit_now, failed=FAILED) -> None:
     entered = time.monotonic()
     try:
         _prepare(job)
@@ -90,26 +107,36 @@ def _child(job: Job, exit_now) -> None:
             os.write(2, traceback.format_exc().encode()[-2000:])
         exit_now(SETUP_FAILED)
     ready = time.monotonic()
+    failed = dict(failed)  # a copy made before learner code runs: it cannot rebind this one
+    code = RAISED
     try:
         report = _execute(job.request)
+        if report.get("raised") is True:
+            code = failed.get(report.get("kind"), RAISED)
+        elif report.get("kind") == "exit":
+            code = report.get("code")
+            code = code % 256 if type(code) is int else 1  # as Python's own exit status
+        else:
+            code = 0
     except BaseException as exc:  # noqa: BLE001 - e.g. an exception whose __str__ raises
         report = {
             "kind": "error",
+            "raised": True,
             "exception": {"type": _safe_name(exc), "message": "", "traceback": ""},
         }
-    report["clock"] = {"entered": entered, "ready": ready, "ran": time.monotonic()}
     try:
+        report["clock"] = {"entered": entered, "ready": ready, "ran": time.monotonic()}
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(BaseException):
                 stream.flush()
-        data = json.dumps(report).encode()
+        data = b"\n" + json.dumps(report).encode() + b"\n"  # a line of its own (see watch.py)
         view = memoryview(data)
         while view:
             view = view[os.write(3, view) :]
         os.close(3)
-    except BaseException:  # noqa: BLE001
-        exit_now(RESULT_LOST)
-    exit_now(0)
+    except BaseException:  # noqa: BLE001 - the status still comes from the exit code
+        exit_now(RESULT_LOST if code == 0 else code)
+    exit_now(code)
 
 
 def _safe_name(exc: BaseException) -> str:
@@ -167,6 +194,8 @@ def _prepare(job: Job) -> None:
 
     tempfile.tempdir = job.scratch
     apply_rlimits(job.limits, job.base_vm, job.nproc)
+    if job.ipcns:
+        syscalls.unshare_ipc(libc())
     if os.geteuid() == 0 and job.uid is not None:
         os.setgroups([])
         os.setresgid(job.uid, job.uid, job.uid)
@@ -174,6 +203,8 @@ def _prepare(job: Job) -> None:
         if os.geteuid() == 0 or os.getuid() == 0:
             raise RuntimeError("could not drop root")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
+    if job.syscall_filter:
+        syscalls.load(job.syscall_filter, libc())
     prctl(PR_SET_DUMPABLE, 1)
     if not os.access(sys.executable, os.X_OK):
         _refuse_new_pythons()
@@ -267,9 +298,9 @@ def _execute(request: dict) -> dict:
             "exception": _describe(exc, request),
         }
     except MemoryError as exc:
-        return {"kind": "memory", "exception": _describe(exc, request)}
+        return {"kind": "memory", "raised": True, "exception": _describe(exc, request)}
     except BaseException as exc:  # noqa: BLE001 - the learner's exception is the verdict
-        return {"kind": _kind_of(exc), "exception": _describe(exc, request)}
+        return {"kind": _kind_of(exc), "raised": True, "exception": _describe(exc, request)}
 
 
 def _run(code: str) -> None:

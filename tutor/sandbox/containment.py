@@ -19,11 +19,22 @@ LAYERS = {
     "rlimits": "rlimits: CPU time, address space, file size, open files, processes, no core dumps",
     "uid": "learner code runs as a dedicated unprivileged uid",
     "netns": "no network (an empty network namespace; root without bubblewrap)",
+    "seccomp": "a system-call filter: no SysV IPC, POSIX message queues or memfd (memory the "
+    "memory limit would not count, objects that outlive a run), no new user namespaces",
+    "ipcns": "each run has an IPC namespace of its own",
 }
 #: first uid of the range a root-started runtime picks its dedicated sandbox uid from
 UID_BASE = 1_000_000_000
 #: capabilities the root zygote keeps inside bubblewrap (to set up and clean up each run)
-ROOT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_KILL", "CAP_FOWNER", "CAP_DAC_OVERRIDE")
+ROOT_CAPS = (
+    "CAP_SETUID",
+    "CAP_SETGID",
+    "CAP_CHOWN",
+    "CAP_KILL",
+    "CAP_FOWNER",
+    "CAP_DAC_OVERRIDE",
+    "CAP_SYS_ADMIN",  # only to give each run its own IPC namespace; runs drop it with root
+)
 #: size of the private /tmp inside bubblewrap
 TMP_BYTES = 1024 * 1024 * 1024
 #: size of the private /dev/shm inside bubblewrap (every run's shared memory lives in it)
@@ -247,4 +258,16 @@ def missing_layers(active: list[str]) -> list[str]:
         missing.append(line)
     if "rlimits" not in active:
         missing.append("no rlimits: CPU, memory and file size are not limited")
+    if "seccomp" not in active:
+        missing.append(
+            "no system-call filter (install libseccomp2 and pyseccomp): learner code can hold "
+            "memory beyond its limit through SysV shared memory, message queues and memfd, leave "
+            "SysV objects that later runs see, and create a user namespace in which it is uid 0 "
+            "with every capability"
+        )
+    if "ipcns" not in active:
+        line = "no IPC namespace per run (it needs root): runs of one runtime share one"
+        if "bwrap" not in active:
+            line = "no IPC namespace per run (it needs root): runs share the machine's"
+        missing.append(line + "; with the system-call filter they cannot create SysV objects")
     return missing

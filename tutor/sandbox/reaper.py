@@ -25,14 +25,19 @@ PR_SET_PDEATHSIG = 1
 _libc = None
 
 
-def prctl(option: int, value: int) -> bool:
-    """Call prctl(2); False where it is unavailable or fails."""
+def libc() -> ctypes.CDLL:
+    """The C library, loaded once, with ``errno`` kept for ``ctypes.get_errno``."""
     global _libc
-    if not os.path.exists("/proc/self"):
-        return False
     if _libc is None:
         _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-    return _libc.prctl(option, value, 0, 0, 0) == 0
+    return _libc
+
+
+def prctl(option: int, value: int) -> bool:
+    """Call prctl(2); False where it is unavailable or fails."""
+    if not os.path.exists("/proc/self"):
+        return False
+    return libc().prctl(option, value, 0, 0, 0) == 0
 
 
 def unshare_network() -> bool:

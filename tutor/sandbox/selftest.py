@@ -156,6 +156,38 @@ async def _environment(run: Runner, local: bool) -> Seen:
     return (ok, detail)
 
 
+async def _unowned_memory(run: Runner, local: bool) -> Seen:
+    code = _code("""
+        import ctypes, os
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        made = []
+        if libc.shmget(0, 1 << 20, 0o1600) >= 0:
+            made.append("SysV shared memory")
+        if libc.msgget(0, 0o1600) >= 0:
+            made.append("a SysV message queue")
+        try:
+            os.close(os.memfd_create("selftest"))
+            made.append("a memfd")
+        except OSError:
+            pass
+        print("; ".join(made))
+    """)
+    result = await run(code)
+    if not result.ok:
+        return (False, result.reason)
+    made = result.stdout.strip()
+    detail = "SysV IPC and memfd refused" if not made else f"learner code could make {made}"
+    return (not made, detail)
+
+
+async def _user_namespace(run: Runner, local: bool) -> Seen:
+    code = "import ctypes\nprint(ctypes.CDLL('libc.so.6').unshare(0x10000000))"
+    result = await run(code)
+    ok = result.ok and result.stdout.strip() == "-1"
+    detail = "unshare(CLONE_NEWUSER) refused" if ok else "learner code can become uid 0 in one"
+    return (ok, detail if result.ok else result.reason)
+
+
 async def _home(run: Runner, local: bool) -> Seen:
     home = os.path.expanduser("~")
     target = os.path.join(home, f".tutor-selftest-{uuid.uuid4().hex}")
@@ -199,6 +231,8 @@ CHECKS: list[tuple[str, Probe, bool]] = [
     ("fork storm is contained", _fork_storm, False),
     ("network is blocked", _network, False),
     ("your environment is hidden", _environment, False),
+    ("memory outside the limit is refused", _unowned_memory, False),
+    ("no new user namespaces", _user_namespace, False),
     ("home directory is not writable", _home, True),
     ("cannot leave files outside scratch", _outside_scratch, True),
 ]

@@ -9,10 +9,16 @@ import os
 import signal
 from dataclasses import dataclass
 
-from tutor.sandbox.limits import Limits
+from tutor.sandbox.limits import MB, Limits
 
-#: the exit code of a child that could not set itself up (see ``agent.SETUP_FAILED``)
+#: exit codes of the agent (see ``tutor.sandbox.agent``): a child that could not set itself
+#: up, an ok run whose result could not be sent, and runs that raised, ran out of memory or
+#: wrote too large a file
 SETUP_FAILED = 111
+RESULT_LOST = 112
+RAISED = 113
+OUT_OF_MEMORY = 114
+FILE_TOO_LARGE = 115
 
 
 @dataclass
@@ -49,7 +55,6 @@ def classify(end: Ending, limits: Limits) -> tuple[str, str]:
     """The (status, reason) of a run; see ``tutor.sandbox.result.Status``."""
     secs = f"{limits.timeout:.1f} s"
     result = end.result or {}
-    kind = result.get("kind")
     if end.stopped_for == "cancel":
         return "sandbox_error", "the run was cancelled"
     if end.stopped_for in ("stdout", "stderr"):
@@ -68,27 +73,38 @@ def classify(end: Ending, limits: Limits) -> tuple[str, str]:
     cpu_spent = end.cpu_seconds >= limits.cpu_seconds - 0.05
     if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_spent):
         return "timeout", f"timed out after {secs} of CPU"
-    if sig == signal.SIGXFSZ or kind == "file":
-        return "output_limit", f"wrote a file larger than {size_text(limits.file_mb * 1024 * 1024)}"
-    if kind == "memory":
+    if sig == signal.SIGXFSZ:
+        return "output_limit", f"wrote a file larger than {size_text(limits.file_mb * MB)}"
+    if sig:
+        return "crashed", f"crashed with {signal_name(sig)}"
+    return _by_exit_code(os.WEXITSTATUS(status), result, limits)
+
+
+def _by_exit_code(code: int, result: dict, limits: Limits) -> tuple[str, str]:
+    """The verdict of a child that exited: the exit code decides, the report only explains.
+
+    The report comes from the process learner code ran in, so a forged one ("ok" for a run
+    that raised) can change no status; it is used only where it agrees with the exit code.
+    """
+    kind = result.get("kind")
+    if code == 0:
+        return "ok", "" if kind == "ok" else "exited early with status 0"
+    if code == SETUP_FAILED:
+        return "sandbox_error", "the run could not be prepared (see stderr)"
+    if kind == "exit" or code not in (RESULT_LOST, RAISED, OUT_OF_MEMORY, FILE_TOO_LARGE):
+        return "error", f"exited with status {code}"
+    if code == RESULT_LOST:
+        return "error", "the run finished but closed the channel its result goes back on"
+    if code == OUT_OF_MEMORY:
         return "memory", f"tried to use more than {limits.memory_mb} MB"
-    if kind == "error":
-        exc = result.get("exception") or {}
+    if code == FILE_TOO_LARGE:
+        return "output_limit", f"wrote a file larger than {size_text(limits.file_mb * MB)}"
+    exc = result.get("exception") or {}
+    if kind == "error" and result.get("raised") is True and exc:
         return "error", _one_line(
             f"raised {exc.get('type', 'an exception')}: {exc.get('message', '')}"
         )
-    if kind == "exit":
-        return "error", f"exited with status {result.get('code')}"
-    if kind == "ok":
-        return "ok", ""
-    if sig:
-        return "crashed", f"crashed with {signal_name(sig)}"
-    code = os.WEXITSTATUS(status)
-    if code == SETUP_FAILED:
-        return "sandbox_error", "the run could not be prepared (see stderr)"
-    if code == 0:
-        return "ok", "exited early with status 0"
-    return "error", f"exited with status {code}"
+    return "error", "raised an exception (its report did not arrive intact)"
 
 
 def _one_line(text: str, width: int = 160) -> str:

@@ -148,9 +148,12 @@ class Watch:
             os.close(self.fds[name])
 
     def result(self) -> dict | None:
-        """The agent's report, when one arrived whole."""
+        """The agent's report, when one arrived whole: the last line on the pipe (the agent
+        writes it last, on a line of its own, so bytes learner code wrote before it are
+        skipped). It only explains the run; the status comes from the exit code."""
+        lines = bytes(self.buffers["result"]).strip().rsplit(b"\n", 1)
         try:
-            data = json.loads(bytes(self.buffers["result"]) or b"null")
+            data = json.loads(lines[-1] or b"null")
         except ValueError:
             return None
         return data if isinstance(data, dict) else None

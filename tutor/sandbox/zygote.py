@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from tutor.paths import PROJECT_ROOT
-from tutor.sandbox import containment, hugepages, mpmain, reaper
+from tutor.sandbox import containment, hugepages, mpmain, reaper, syscalls
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.verdict import classify
@@ -196,6 +196,10 @@ class Zygote:
         self.keep = {self.base}
         if self.private_tmp:
             self.keep |= {os.path.join("/tmp", name) for name in os.listdir("/tmp")}
+        # a fresh IPC namespace per run where this process may make one (CAP_SYS_ADMIN)
+        self.ipcns = syscalls.can_unshare_ipc()
+        if self.ipcns:
+            self.layers.append("ipcns")
 
     def boot(self) -> dict:
         """Import torch and the probes once; return the ready message."""
@@ -228,6 +232,9 @@ class Zygote:
                     probe_errors[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # noqa: BLE001
             probe_errors["tutor.probes"] = f"{type(exc).__name__}: {exc}"
+        self.syscall_filter = syscalls.build_filter()
+        if isinstance(self.syscall_filter, bytes):
+            self.layers.append("seccomp")
         _warm_up(torch)
         torch.random.set_rng_state(fresh_rng)  # probes and warm-up may have drawn numbers
         gc.collect()
@@ -313,9 +320,10 @@ class Zygote:
         t_fork = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            self.agent.child_main(
-                self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
-            )
+            job = self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
+            job.syscall_filter = self.syscall_filter if "seccomp" in self.layers else None
+            job.ipcns = self.ipcns
+            self.agent.child_main(job)
         watch.started(pid)
         t_forked = time.monotonic()
         end = watch.follow(self)
@@ -333,7 +341,7 @@ class Zygote:
             "reason": reason,
             "stdout": pack_bytes(bytes(watch.buffers["stdout"])),
             "stderr": pack_bytes(bytes(watch.buffers["stderr"])),
-            "exception": (end.result or {}).get("exception"),
+            "exception": (end.result or {}).get("exception") if status != "ok" else None,
             "value": (end.result or {}).get("value") if status == "ok" else None,
             "duration_ms": round((time.monotonic() - started) * 1000, 3),
             "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
