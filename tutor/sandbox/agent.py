@@ -83,8 +83,6 @@ class Job:
         self.uid = uid
         self.nproc = nproc
         self.limits = Limits.from_json(request.get("limits", {}))
-        self.syscall_filter: bytes | None = None
-        """The compiled seccomp program to load (None: the runtime has none)."""
         self.ipcns = False
         """Whether the run gets an IPC namespace of its own."""
 
@@ -203,8 +201,6 @@ def _prepare(job: Job) -> None:
         if os.geteuid() == 0 or os.getuid() == 0:
             raise RuntimeError("could not drop root")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
-    if job.syscall_filter:
-        syscalls.load(job.syscall_filter, libc())
     prctl(PR_SET_DUMPABLE, 1)
     if not os.access(sys.executable, os.X_OK):
         _refuse_new_pythons()

@@ -3,10 +3,11 @@
 Runtime side, torch-free. Memory a run holds through SysV shared memory, SysV message queues,
 POSIX message queues or a memfd is not part of its address space, so ``RLIMIT_AS`` does not
 count it, and SysV objects outlive the process that made them. A new user namespace would make
-learner code uid 0, with every capability, inside it. So every run gets a seccomp filter
-(libseccomp, through ``pyseccomp``) that refuses those calls with ``EPERM``; where the runtime
-may (``CAP_SYS_ADMIN``: root without bubblewrap, or root inside it), each run also starts in
-an IPC namespace of its own, so nothing a run leaves there is visible to the next.
+learner code uid 0, with every capability, inside it. So the zygote loads a seccomp filter
+(built by libseccomp, through ``pyseccomp``) that refuses those calls with ``EPERM``, and every
+run inherits it. Where the runtime may (``CAP_SYS_ADMIN``: root, with or without bubblewrap),
+each run also starts in an IPC namespace of its own, so nothing a run leaves there is visible
+to the next.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ CLONE_NEWUSER = 0x10000000
 CLONE_NEWIPC = 0x08000000
 CAP_SYS_ADMIN = 21
 PR_SET_SECCOMP = 22
+PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_MODE_FILTER = 2
 #: what a refused call says (errno), as learner code sees it
 REFUSAL = errno.EPERM
@@ -71,6 +73,22 @@ def _refuse(seccomp, rules, name: str) -> None:
     except (OSError, RuntimeError, ValueError):
         if name != "memfd_secret":  # absent from older libseccomp tables; rare kernels have it
             raise
+
+
+def install_filter(libc) -> bool:
+    """Build the filter and load it into this process (the zygote, before its first fork), so
+    every run inherits it at no cost per run; True when it is in force. The zygote itself never
+    needs what the filter refuses, and it sets ``no_new_privs``, which its runs set anyway."""
+    program = build_filter()
+    if not isinstance(program, bytes):
+        return False
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    try:
+        load(program, libc)
+    except OSError:
+        return False
+    return True
 
 
 def load(program: bytes, libc) -> None:

@@ -232,9 +232,8 @@ class Zygote:
                     probe_errors[name] = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # noqa: BLE001
             probe_errors["tutor.probes"] = f"{type(exc).__name__}: {exc}"
-        self.syscall_filter = syscalls.build_filter()
-        if isinstance(self.syscall_filter, bytes):
-            self.layers.append("seccomp")
+        if syscalls.install_filter(reaper.libc()):
+            self.layers.append("seccomp")  # loaded here once: every run inherits it at fork
         _warm_up(torch)
         torch.random.set_rng_state(fresh_rng)  # probes and warm-up may have drawn numbers
         gc.collect()
@@ -321,7 +320,6 @@ class Zygote:
         pid = os.fork()
         if pid == 0:
             job = self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
-            job.syscall_filter = self.syscall_filter if "seccomp" in self.layers else None
             job.ipcns = self.ipcns
             self.agent.child_main(job)
         watch.started(pid)
