@@ -52,3 +52,19 @@ def test_a_config_that_breaks_reports_the_reason(tmp_path, monkeypatch):
     code, _, err = run("--config", str(config), "--epochs", "1")
     assert code == 1 and "(B, 10)" in err
     assert not (tmp_path / "labs" / "train-checkpoint.pt").exists()
+
+
+def test_train_on_the_xla_backend_runs_backward_in_the_runtime(tmp_path, monkeypatch):
+    """Every step's backward runs on the XLA device, in a run forked from the xla runtime."""
+    from tests.conftest import xla_runtime_or_skip
+
+    runtime = xla_runtime_or_skip()
+    monkeypatch.setenv("TUTOR_HOME", str(tmp_path))
+    result = CliRunner().invoke(
+        main, ["--runtime", runtime, "lab", "train", "--backend", "xla", "--epochs", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    data = json.loads(result.stdout)
+    (epoch,) = data["epochs"]
+    assert epoch["train_loss"] < 2.3 and epoch["test_accuracy"] > 0.5  # it learned something
+    assert data["checkpoint"]["epoch"] == 1

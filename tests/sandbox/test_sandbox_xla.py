@@ -107,3 +107,25 @@ def test_exec_and_doctor_name_the_runtime(xla_sandbox, tmp_path):
     )
     report = json.loads(doctor.stdout)
     assert report["runtimes"][0]["torch"].startswith("2.9.0"), report
+
+
+def test_backward_on_the_xla_device_in_every_run(xla_sandbox):
+    """The zygote runs no backward before the fork, so each run's autograd engine sizes its
+    device queues for XLA itself (a backward there would leave no XLA queue in any run)."""
+    code = textwrap.dedent(
+        """
+        import torch_xla
+
+        w = torch.tensor([1.0, 2.0, 3.0], device=torch_xla.device(), requires_grad=True)
+        loss = (w * w).sum()
+        loss.backward()
+        print(w.grad.device, w.grad.cpu().tolist())
+        """
+    )
+    for _ in range(2):
+        result = xla_sandbox.run(code, **XLA)
+        assert result.ok, result
+        assert result.stdout.splitlines() == ["xla:0 [2.0, 4.0, 6.0]"]
+    plain = xla_sandbox.run("x = torch.ones(2, requires_grad=True)\n(x * 3).sum().backward()\n"
+                            "print(x.grad.tolist())", **XLA)  # fmt: skip
+    assert plain.ok and plain.stdout.strip() == "[3.0, 3.0]", plain

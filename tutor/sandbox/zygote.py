@@ -369,12 +369,19 @@ class Zygote:
 
 
 def _warm_up(torch) -> None:
-    """Run a few tiny single-threaded ops once, so each child finds torch's lazy state ready."""
+    """Run a few tiny single-threaded ops once, so each child finds torch's lazy state ready.
+
+    No backward where torch_xla is loaded: the autograd engine sizes its per-device queues once,
+    on the first backward of the process, from the devices that exist then; a backward here,
+    before any XLA device exists, would leave every child an engine with no XLA queue (an
+    internal assert on ``device_ready_queues_`` at the first backward on XLA). The child's
+    first backward sizes them instead."""
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             x = torch.arange(12.0).reshape(3, 4)
             y = torch.nn.functional.relu(torch.nn.Linear(4, 2)(x)).sum()
-            y.backward()
+            if "torch_xla" not in sys.modules:
+                y.backward()
             print(x, (x @ x.T).sum().item(), x.int(), x > 1, x.T.contiguous().stride())
     except Exception:  # noqa: BLE001 - a warm-up only
         pass
