@@ -92,6 +92,14 @@ def test_max_lines_counts_code_lines_of_function_bodies():
     assert count_lines("g = lambda a: a\ndef f(a):\n    x = (a +\n         1)\n    return x\n") == 4
 
 
+def test_joining_statements_on_one_line_does_not_escape_max_lines(rules):
+    code = "def counts(a, j):\n    h = a[:, None] == torch.arange(j); return h.sum(0)\n"
+    assert count_lines(code) == 2
+    verdict = judge_static(rules["counts"].drill, code)
+    assert verdict is not None and verdict[0].category == "max_lines"
+    assert count_lines("def f(x):\n    if x: return 1\n    return 2\n") == 3
+
+
 def test_max_lines_refuses_a_longer_answer_without_running_it(rules):
     code = "def counts(a, j):\n    hits = a[:, None] == torch.arange(j)\n    return hits.sum(0)\n"
     verdict = judge_static(rules["counts"].drill, code)

@@ -4,7 +4,8 @@ A line counts when it holds code of a function's body: blank lines, comments, do
 the ``def`` lines themselves (a signature over several lines included) do not count, and a
 statement written over several lines counts each of its lines. Code outside any function
 (a helper ``lambda`` assigned at the top level, say) counts as well, so moving work out of the
-function does not escape the limit; imports do not count.
+function does not escape the limit; imports do not count. Statements joined on one line
+(``a = f(x); return a``, ``if c: return a``) count one line each.
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ def _header_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
     )
 
 
+def _joined(tree: ast.AST, counted: set[int]) -> int:
+    """Statements that share a counted line with an earlier one (``a = f(x); return a``,
+    ``if c: return a``): each counts as a line of its own."""
+    starts: dict[int, int] = {}
+    for node in ast.walk(tree):
+        statement = isinstance(node, ast.stmt) and not isinstance(node, _NOT_STATEMENTS)
+        if statement and node.lineno in counted:
+            starts[node.lineno] = starts.get(node.lineno, 0) + 1
+    return sum(n - 1 for n in starts.values())
+
+
+_NOT_STATEMENTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)
+
+
 def count_lines(code: str) -> int:
     """How many lines of ``code`` count against ``max_lines`` (SyntaxError if it does not parse)."""
     tree = ast.parse(code)
@@ -58,7 +73,7 @@ def count_lines(code: str) -> int:
             lines -= _header_lines(node)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             lines -= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-    return len(lines)
+    return len(lines) + _joined(tree, lines)
 
 
 def too_long(code: str, limit: int | None) -> str | None:
@@ -70,4 +85,5 @@ def too_long(code: str, limit: int | None) -> str | None:
         return None
     noun = "line" if limit == 1 else "lines"
     return (f"Your answer has {n} lines of code; this drill allows at most {limit} {noun} "
-            "(blank lines, comments, docstrings and `def` lines do not count).")  # fmt: skip
+            "(blank lines, comments, docstrings and `def` lines do not count; statements joined "
+            "with `;` count one each).")  # fmt: skip
