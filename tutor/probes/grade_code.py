@@ -37,7 +37,7 @@ from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs
 from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, in_child, spawn
 from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
-from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
+from tutor.probes.grade_run import describe_error, fresh_namespace, manual_seed, run_code
 from tutor.probes.values import encode, encode_tensor
 
 _SHOWN = 64  # elements of an output shown in feedback
@@ -52,7 +52,7 @@ def _reference_outputs(
 ) -> tuple[list[Any], dict[str, Any] | None]:
     """The reference's output per trial, or the error that stopped it."""
     ns = fresh_namespace()
-    torch.manual_seed(seed)
+    manual_seed(seed)
     for code, name, stage in ((setup, "<setup>", "setup_error"), (reference, "<reference>", "reference_error")):  # fmt: skip
         try:
             run_code(code, ns, name)
@@ -70,7 +70,7 @@ def _reference_outputs(
             error = {"type": "ValueError", "message": str(exc), "line": None, "trial": i,
                      "kind": spec.get("kind", "random"), "params": spec["params"]}  # fmt: skip
             return [], {"stage": "inputs_error", "error": error}
-        torch.manual_seed(int(spec["seed"]))
+        manual_seed(int(spec["seed"]))
         try:
             outputs.append(fn(*fresh_copies(inputs)))
         except Exception as exc:
@@ -96,7 +96,7 @@ def _wrong_outputs(setup: str, code: str, call: str, trials: list[dict[str, Any]
     """A ``wrong`` answer's output per trial (``("raised", type)`` where it raised), or None
     when it does not even define ``call``. It is the drill's own code: the judge may run it."""
     ns = fresh_namespace()
-    torch.manual_seed(seed)
+    manual_seed(seed)
     try:
         run_code(setup, ns, "<setup>")
         run_code(code, ns, "<wrong>")
@@ -108,7 +108,7 @@ def _wrong_outputs(setup: str, code: str, call: str, trials: list[dict[str, Any]
     outputs: list[Any] = []
     for spec in trials:
         inputs = make_inputs(spec)
-        torch.manual_seed(int(spec["seed"]))
+        manual_seed(int(spec["seed"]))
         try:
             outputs.append(fn(*fresh_copies(inputs)))
         except Exception as exc:
@@ -194,7 +194,7 @@ def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
     if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
         raise BadData("it answered the names with something else")
     ns.update({k: own_module(k, v) for k, v in given.items() if k in wanted})
-    torch.manual_seed(seed)
+    manual_seed(seed)
     try:
         run_code(assert_code, ns, "<assert>")
     except AssertionError as exc:

@@ -18,12 +18,10 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-import torch
-
 from tutor.probes.forbid_trace import ForbidTrace
 from tutor.probes.grade_inputs import fresh_copies, make_inputs
 from tutor.probes.grade_link import Gone, recv, send
-from tutor.probes.grade_run import describe_error, fresh_namespace, run_code
+from tutor.probes.grade_run import describe_error, fresh_namespace, manual_seed, run_code
 from tutor.probes.grade_wire import Handles, from_wire, to_wire
 
 
@@ -55,7 +53,7 @@ def _ran(spec: dict[str, Any], ns: dict[str, Any], trace: ForbidTrace) -> dict[s
             return {"op": "ran", "stage": "answer_error", "error": error}
         for trial in spec["trials"]:
             args = fresh_copies(make_inputs(trial))  # outside the trace: not the answer's calls
-            torch.manual_seed(int(trial["seed"]))
+            manual_seed(int(trial["seed"]))
             try:
                 with trace:
                     got = fn(*args)
@@ -129,7 +127,7 @@ def learner_side(spec: dict[str, Any]) -> Any:
     def side(sock: socket.socket) -> None:
         trace = ForbidTrace(spec["forbid"], spec.get("allow"))
         ns = fresh_namespace()
-        torch.manual_seed(int(spec["seed"]))
+        manual_seed(int(spec["seed"]))
         send(sock, {**_ran(spec, ns, trace), "forbidden": list(trace.used)})
         _serve(sock, ns, trace)
 
