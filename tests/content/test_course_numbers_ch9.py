@@ -65,3 +65,24 @@ def test_lesson_links_its_labs_and_names_its_reading(lesson):
     assert "](lab:bench)" in text and "](lab:race)" in text
     assert "### Assigned reading" in text and "### The JAX way" in text
     assert lesson.labs == ["bench", "race"] and lesson.torch
+
+
+# (what COURSE.md says about the asynchronous clock, what torch_xla prints for it)
+LAZY_FACTS: list[tuple[str, str]] = [
+    ("a lazy tensor records the ops", "matmuls recorded: 2"),
+    ("nothing ran when the naive clock stopped", "graphs run when the naive clock stopped: 0"),
+    ("sync runs the graph", "graphs run after torch_xla.sync(wait=True): 1"),
+    ("an unsynced value waits", "graphs run before s.item(): 1"),
+    ("the first line needing a value pays", "graphs run after s.item(): 2"),
+]
+
+
+def test_the_asynchronous_clock_is_shown_with_lazy_tensors(lesson, xla_sandbox):
+    """Lie 1 runs on the xla runtime: the recorded counts come out of torch_xla 2.9 again."""
+    (snippet,) = [s for s in lesson.snippets if s.runtime == "xla"]
+    recorded = normalise(snippet.output)
+    fresh_output = run_snippet(xla_sandbox, snippet.code, timeout=240, profile="compile")
+    for fact, needle in LAZY_FACTS:
+        assert needle in recorded, f"lesson 9 does not record {needle!r} ({fact})"
+        assert needle in fresh_output, f"torch_xla no longer prints {needle!r} ({fact})"
+    assert "perf_counter" in snippet.code and "torch_xla.sync(wait=True)" in snippet.code

@@ -18,7 +18,7 @@ def _snippets() -> list:
     for path in lesson_files(PROJECT_ROOT):
         rel = path.relative_to(PROJECT_ROOT).as_posix()
         for block in parse_snippets(path.read_text(encoding="utf-8")):
-            params.append(pytest.param(path, block.line, id=f"{rel}:{block.line}"))
+            params.append(pytest.param(path, block.line, block.runtime, id=f"{rel}:{block.line}"))
     return params
 
 
@@ -37,9 +37,16 @@ def test_the_lessons_have_snippets():
     assert len(SNIPPETS) >= 20, "expected the lessons of chapters 1 and 2 at least"
 
 
-@pytest.mark.parametrize(("path", "line"), SNIPPETS)
-def test_snippet_output_is_real(path, line, sandbox):
-    drifts = check_snippet(path, line, sandbox, root=PROJECT_ROOT)
+@pytest.mark.parametrize(("path", "line", "runtime"), SNIPPETS)
+def test_snippet_output_is_real(path, line, runtime, sandbox, request):
+    """A snippet declaring ``runtime=xla`` runs on the xla runtime (skipped where it is not
+    built, a failure with TUTOR_REQUIRE_XLA=1)."""
+    from tutor.sandbox.pool import SandboxPool
+
+    given = {None: sandbox}
+    if runtime == "xla":
+        given["xla"] = request.getfixturevalue("xla_sandbox")
+    drifts = check_snippet(path, line, SandboxPool(given=given), root=PROJECT_ROOT)
     assert not drifts, "\n".join(f"{d}\n{d.diff or d.actual}" for d in drifts)
 
 
