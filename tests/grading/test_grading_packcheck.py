@@ -29,7 +29,10 @@ def test_a_good_pack_of_every_kind_passes(sandbox):
 
 def test_broken_pack_problems_name_file_line_field_and_why(sandbox):
     file = PACKS / "broken.yaml"
-    problems = {p.field: p for p in check_pack(file, sandbox)}
+    found = check_pack(file, sandbox)
+    warned = {p.field for p in found if p.severity == "warning"}
+    assert warned == {"drills[2].check", "drills[4].check"}  # compared with the reference only
+    problems = {p.field: p for p in found if p.severity == "error"}
     assert set(problems) == {
         "drills[0].ask",
         "drills[1].setup",
@@ -140,3 +143,40 @@ def test_an_ask_raising_attribute_error_is_flagged_unless_it_is_the_point(sandbo
     problems = check_pack(file, sandbox)
     assert [p.field for p in problems] == ["drills[0].ask"]
     assert "AttributeError" in problems[0].message and "typo" in problems[0].message
+
+
+def _code_pack(tmp_path: Path, reference: str, wrong: str = "") -> Path:
+    pack = tmp_path / "code.yaml"
+    indent = lambda text: "".join(f"      {line}\n" for line in text.splitlines())  # noqa: E731
+    body = (
+        "pack: c\ntitle: C\nchapter: 1\ndrills:\n"
+        "  - id: double\n    kind: code\n    prompt: Return twice x.\n"
+        "    starter: |\n      def double(x):\n          ...\n"
+        f"    reference: |\n{indent(reference)}"
+        "    check:\n      call: double\n      args:\n        x: {tensor: [3]}\n"
+    )
+    if wrong:
+        body += f"    wrong:\n      - |\n{indent(wrong).replace('      ', '        ')}"
+    pack.write_text(body)
+    return pack
+
+
+def test_a_check_by_comparison_alone_without_wrong_answers_is_a_warning(sandbox, tmp_path):
+    pack = _code_pack(tmp_path, "def double(x):\n    return x * 2\n")
+    (problem,) = check_pack(pack, sandbox)
+    assert problem.severity == "warning" and problem.field == "drills[0].check"
+    assert "no `wrong` answers" in problem.message and ": warning: " in str(problem)
+    pack = _code_pack(
+        tmp_path, "def double(x):\n    return x * 2\n", "def double(x):\n    return x + 2\n"
+    )
+    assert check_pack(pack, sandbox) == []
+    result = run_cli(str(_code_pack(tmp_path, "def double(x):\n    return x * 2\n")))
+    assert result.returncode == 0 and "ok (1 warning)" in result.stdout, result
+
+
+def test_a_reference_that_loops_is_stopped_at_the_drill_time_limit(sandbox, tmp_path):
+    looping = "def double(x):\n    while True:\n        pass\n"
+    pack = _code_pack(tmp_path, looping, "def double(x):\n    return x + 2\n")
+    (problem,) = check_pack(pack, sandbox)
+    assert problem.field == "drills[0].reference" and problem.severity == "error"
+    assert "did not finish within 10 s, the drill's time limit, on seed 0" in problem.message

@@ -30,9 +30,10 @@ def report_check(
 ) -> None:
     """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary;
     ``skipped`` says what was not run and why (a pack for another torch, a runtime not built)."""
+    errors = [p for p in problems if p.severity == "error"]
     if as_json:
         data = {
-            "ok": not problems,
+            "ok": not errors,
             "packs": [
                 {"pack": p.pack, "file": str(p.source), "drills": len(p.drills)} for p in packs
             ],
@@ -47,10 +48,15 @@ def report_check(
         click.echo(str(problem), err=True)
     drills = sum(len(p.drills) for p in packs)
     summary = f"{plural(len(packs), 'pack')}, {plural(drills, 'drill')}"
-    if problems:
-        click.echo(f"{summary}: {plural(len(problems), 'problem')}", err=True)
+    warnings = len(problems) - len(errors)
+    said = ", ".join(
+        [plural(len(errors), "problem")] * bool(errors)
+        + [plural(warnings, "warning")] * bool(warnings)
+    )
+    if errors:
+        click.echo(f"{summary}: {said}", err=True)
     else:
-        click.echo(f"{summary}: ok")
+        click.echo(f"{summary}: ok" + (f" ({said})" if said else ""))
 
 
 @pack.command("check")
@@ -87,7 +93,7 @@ def check(
             found, skipped = run_stage(packs, pool)
         problems += found
     report_check(packs, problems, as_json=as_json, skipped=skipped)
-    if problems:
+    if any(p.severity == "error" for p in problems):
         sys.exit(1)
 
 

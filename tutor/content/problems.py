@@ -12,7 +12,8 @@ class Problem:
     """One actionable problem at a position (1-based line and column) in a file.
 
     ``field`` is the dotted path of the offending value, e.g. ``drills[2].check.trials``
-    (empty for problems of the whole file, such as a YAML syntax error).
+    (empty for problems of the whole file, such as a YAML syntax error). ``severity`` is
+    ``error`` (the pack is refused) or ``warning`` (said, but the pack passes).
     """
 
     file: str
@@ -20,11 +21,15 @@ class Problem:
     col: int
     field: str
     message: str
+    severity: str = "error"
 
     def __str__(self) -> str:
-        """``file:line:col: field: message``, stripped of control sequences (a file name or a
-        quoted value may hold them)."""
-        return strip_controls(f"{self.file}:{self.line}:{self.col}: {self.field}: {self.message}")
+        """``file:line:col: field: message`` (``field: warning: message`` for a warning),
+        stripped of control sequences (a file name or a quoted value may hold them)."""
+        kind = "warning: " if self.severity == "warning" else ""
+        return strip_controls(
+            f"{self.file}:{self.line}:{self.col}: {self.field}: {kind}{self.message}"
+        )
 
     def to_dict(self) -> dict[str, str | int]:
         """The problem as JSON-ready data."""
@@ -34,6 +39,7 @@ class Problem:
             "col": self.col,
             "field": self.field,
             "message": self.message,
+            "severity": self.severity,
         }
 
 

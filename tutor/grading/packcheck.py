@@ -57,7 +57,9 @@ class _Reporter:
         self.lines = source.read_text(encoding="utf-8").splitlines() if source else []
         self.problems: list[Problem] = []
 
-    def add(self, path: tuple, message: str, code_line: int | None = None) -> None:
+    def add(
+        self, path: tuple, message: str, code_line: int | None = None, severity: str = "error"
+    ) -> None:
         line, col = self.locator.at(path)
         if code_line:
             text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -65,7 +67,7 @@ class _Reporter:
                 line, col = line + code_line, 1
             elif code_line > 1:
                 line, col = line + code_line - 1, 1
-        self.problems.append(Problem(self.locator.file, line, col, dotted(path), message))
+        self.problems.append(Problem(self.locator.file, line, col, dotted(path), message, severity))
 
 
 def _where(drill: Drill, seed: int) -> str:
@@ -77,12 +79,14 @@ def _where(drill: Drill, seed: int) -> str:
 def _call(
     sandbox: Sandbox, target: str, timeout: float, check: Any, profile: str, **kwargs: Any
 ) -> Any:
-    """One batched probe call; its list of results (each validated by ``check``, a pydantic
-    model or adapter, and dumped back to plain data), or a RunResult when it did not finish.
-    Data that does not fit comes back as a RunResult with status ``sandbox_error``."""
+    """One batched probe call (``timeout`` per seed it runs); its list of results (each
+    validated by ``check``, a pydantic model or adapter, and dumped back to plain data), or a
+    RunResult when it did not finish. Data that does not fit comes back as a RunResult with
+    status ``sandbox_error``."""
     from tutor.sandbox.result import RunResult, Status
 
-    result = sandbox.call(target, timeout=timeout * len(SEEDS), profile=profile, **kwargs)
+    seeds = len(kwargs.get("runs") or kwargs.get("cases") or SEEDS)
+    result = sandbox.call(target, timeout=timeout * seeds, profile=profile, **kwargs)
     if str(result.status) == "ok" and isinstance(result.value, list):
         validate = getattr(check, "validate_python", None) or check.model_validate
         try:
@@ -147,15 +151,43 @@ def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
     return runs
 
 
-def _grades(ref: _Ref, text: str, sandbox: Sandbox, stop_on: str) -> list[tuple[int, Any]]:
-    """(seed, Grade | probe data | RunResult) for each seed that ran."""
+def time_limit(drill: Drill) -> float:
+    """The seconds one grading of ``drill`` may run: the engine's limit, raised by the drill's
+    limits profile."""
+    from tutor.sandbox.limits import PROFILES
+
+    return max(CODE_TIMEOUT, float(PROFILES[drill.profile].get("timeout", 0)))
+
+
+def _passed(value: dict[str, Any]) -> bool:
+    """Whether one seed's probe data is a pass (as ``check_code_seeds`` decides it)."""
+    check = value.get("assert")
+    return (value["stage"] == "done" and not value["forbidden"] and not value["failure"]
+            and (check is None or check["ok"]))  # fmt: skip
+
+
+def _grades(
+    ref: _Ref, text: str, sandbox: Sandbox, stop_on: str, alone_first: bool = False
+) -> list[tuple[int, Any]]:
+    """(seed, probe data | RunResult) for each seed that ran, until ``stop_on`` (``fail`` or
+    ``pass``) is met. With ``alone_first`` the first seed runs alone under the drill's own time
+    limit, so a reference that loops is stopped as a learner's answer would be; the other
+    seeds share one call."""
     runs = _runs(ref, text)
     profile = ref.drill.profile
-    values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT, CodeData,
-                   profile, runs=runs, stop_on=stop_on)  # fmt: skip
-    if not isinstance(values, list):
-        return [(SEEDS[0], values)]
-    return list(zip(SEEDS, values, strict=False))
+    out: list[tuple[int, Any]] = []
+    split = 1 if alone_first else 0
+    for seeds, batch in ((SEEDS[:split], runs[:split]), (SEEDS[split:], runs[split:])):
+        if not batch:
+            continue
+        values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT,
+                       CodeData, profile, runs=batch, stop_on=stop_on)  # fmt: skip
+        if not isinstance(values, list):
+            return [*out, (seeds[0], values)]
+        out += list(zip(seeds, values, strict=False))
+        if len(values) < len(batch) or any(_passed(v) == (stop_on == "pass") for v in values):
+            return out
+    return out
 
 
 def _data_result(value: dict[str, Any]) -> Any:
@@ -172,11 +204,16 @@ def _judged(ref: _Ref, answer: str, seed: int, value: dict[str, Any]) -> Any:
 
 def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
     drill: CodeDrill = ref.drill  # type: ignore[assignment]
-    for seed, value in _grades(ref, drill.reference, sandbox, "fail"):
+    for seed, value in _grades(ref, drill.reference, sandbox, "fail", alone_first=True):
         where = _where(drill, seed)
         if not isinstance(value, dict):
-            rep.add(("drills", i, "reference"), f"the reference did not finish on {where}: "
-                    f"{value.status} {value.reason}".rstrip())  # fmt: skip
+            if str(value.status) == "timeout":
+                limit = time_limit(drill)
+                rep.add(("drills", i, "reference"), f"the reference did not finish within "
+                        f"{limit:g} s, the drill's time limit, on {where}: does it loop?")  # fmt: skip
+            else:
+                rep.add(("drills", i, "reference"), f"the reference did not finish on {where}: "
+                        f"{value.status} {value.reason}".rstrip())  # fmt: skip
             return False
         if value["stage"] == "inputs_error":
             err = value["error"]
@@ -246,6 +283,10 @@ def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     except codecheck.AuthoringError as exc:
         rep.add(("drills", i, *exc.field.split(".")), str(exc))
         return
+    if drill.check.call and not drill.check.assert_ and not drill.wrong:
+        rep.add(("drills", i, "check"), "the only check is the comparison with the reference "
+                "and the drill lists no `wrong` answers, so a wrong reference would pass "
+                "unnoticed: add the mistakes a learner makes under `wrong`", severity="warning")  # fmt: skip
     if _check_reference(ref, i, sandbox, rep):
         _check_failing(ref, i, sandbox, rep)
 
