@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static, TextArea
+from textual.widgets import Footer, Header, Input, Label, Select, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_ledger import Ledger, parse_shape
@@ -74,6 +74,7 @@ class LedgerLab(LabScreen):
 
     def compose(self) -> ComposeResult:
         code = self.preset.get("expr") or next(iter(EXAMPLES.values()))
+        yield Header()
         with Horizontal(id="ledger-top"):
             yield CodeEditor.code_editor(code, language="python", soft_wrap=True, id="ledger-code")
             with Vertical(id="ledger-options"):
@@ -99,6 +100,7 @@ class LedgerLab(LabScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = get_lab("ledger").title
         self.query_one("#ledger-code").border_title = "module (last line builds it; ctrl+r counts)"
         self.query_one(LedgerTotals).border_title = "totals"
         if self.ledger is None:
@@ -129,7 +131,8 @@ class LedgerLab(LabScreen):
             kwargs["input_shape"] = shape
         ledger, error = await self.ask(PROBE, Ledger, timeout=10.0, memory_mb=2048, **kwargs)
         if ledger is None:
-            self._error(error)
+            # the probe's own ValueErrors are plain sentences ("syntax error on line 1: ...")
+            self._error(error.removeprefix("ValueError: "))
             return
         self.show_ledger(ledger)
 

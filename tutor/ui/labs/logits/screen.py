@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Footer, Header, Input, Label, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_logits import LogitsResult, parse_logits
@@ -68,6 +68,7 @@ class LogitsLab(LabScreen):
         """whether softmax is applied before CrossEntropyLoss (the bug)."""
 
     def compose(self) -> ComposeResult:
+        yield Header()
         with Horizontal(id="logits-controls"):
             yield Label("logits")
             yield Input(self._logits_text(), compact=True, id="logits-input")
@@ -79,6 +80,7 @@ class LogitsLab(LabScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = get_lab("logits").title
         self.query_one(LogitsBars).border_title = "classes"
         self.query_one(LogitsSummary).border_title = "cross-entropy, two ways"
         self.query_one(LogitsBars).focus()

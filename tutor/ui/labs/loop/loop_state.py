@@ -26,6 +26,10 @@ class StateView:
     grad_norm: float | None = None
     accuracy: float | None = None
     eval_accuracy: float | None = None
+    loss_exists: bool = True
+    """whether ``loss`` has been computed yet (False before the first step's loss line)."""
+    compact: bool = False
+    """a short terminal: no header row, and loss and accuracy left to the status line."""
 
 
 def fmt(value: float | None) -> str:
@@ -54,7 +58,9 @@ class LoopState(Widget):
         if view is None:
             return Text("no run yet", style="italic")
         norm = view.kind == "norm"
-        table = Table(box=None, padding=(0, 1), expand=False, show_edge=False)
+        table = Table(
+            box=None, padding=(0, 1), expand=False, show_edge=False, show_header=not view.compact
+        )
         table.add_column("‖param‖" if norm else "param")
         table.add_column("value", justify="right")
         table.add_column("‖.grad‖" if norm else ".grad", justify="right")
@@ -64,7 +70,12 @@ class LoopState(Widget):
         ):
             grad_text = fmt(grad) if has else "None"
             table.add_row(name, fmt(value), grad_text)
-        table.add_row("loss", fmt(snap.loss), "", style="bold")
+        if view.compact:
+            return table
+        if snap.loss is None and not view.loss_exists:
+            table.add_row("loss", Text("not yet", style="dim italic"), "", style="bold")
+        else:
+            table.add_row("loss", fmt(snap.loss), "", style="bold")
         if view.accuracy is not None:
             eval_text = "" if view.eval_accuracy is None else f"eval {view.eval_accuracy:.0%}"
             table.add_row("accuracy", f"{view.accuracy:.0%}", eval_text)

@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Footer, Header, Input, Label, Select, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
@@ -73,6 +73,7 @@ class LoopLab(LabScreen):
     def compose(self) -> ComposeResult:
         problem = self.preset.get("problem", "line")
         bug = self.preset.get("bug", "none")
+        yield Header()
         with Horizontal(id="loop-controls"):
             yield Label("problem")
             yield Select(
@@ -106,6 +107,7 @@ class LoopLab(LabScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.title = get_lab("loop").title
         self.query_one(LoopCode).border_title = "the loop"
         self.query_one(LoopDiagnosis).border_title = "diagnosis"
         self.query_one("#loop-setup", Static).border_title = "set-up (ran first)"
@@ -169,6 +171,10 @@ class LoopLab(LabScreen):
         if self.preset.pop("play", "") == "1":
             self.action_toggle_play()
 
+    def on_resize(self) -> None:
+        """A short terminal draws the state compactly (see ``StateView.compact``)."""
+        self.call_after_refresh(self.refresh_view)
+
     def refresh_view(self) -> None:
         """Draw the run as it stands at the playhead."""
         trace, head = self.trace, self.playhead
@@ -181,6 +187,10 @@ class LoopLab(LabScreen):
         step = trace.steps[head.step] if head.step >= 0 else None
         snapshot = step.states[head.line] if step is not None else trace.initial
         finished = step is not None and head.line == head.width - 1
+        loss_line = next(
+            (i for i, line in enumerate(trace.lines) if line.lstrip().startswith("loss")), 0
+        )
+        exists = step is not None and (head.step > 0 or head.line >= loss_line)
         self.query_one(LoopState).view = StateView(
             names=trace.param_names,
             kind=trace.param_kind,
@@ -190,6 +200,8 @@ class LoopLab(LabScreen):
             grad_norm=step.grad_norm if step is not None else None,
             accuracy=step.accuracy if finished and step is not None else None,
             eval_accuracy=step.eval_accuracy if finished and step is not None else None,
+            loss_exists=exists,
+            compact=self.has_class("-short"),
         )
         self.query_one(LoopHistory).completed = head.completed
         losses = trace.losses[: head.completed]
