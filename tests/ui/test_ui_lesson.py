@@ -144,3 +144,22 @@ async def test_clicking_a_lab_link_opens_the_lab(make_app):
         await pilot.pause()
         assert type(app.screen).__name__ == "StrideLab"
         assert app.screen.expr == "torch.ones(4)"
+
+
+async def test_r_never_runs_a_focused_snippet_scrolled_out_of_sight(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 20)) as pilot:
+        screen = await open_lesson(app, pilot)
+        await app.workers.wait_for_complete()
+        views = list(screen.query(SnippetView))
+        views[0].focus()
+        await pilot.pause()
+        scroll = screen.query_one("#lesson-scroll")
+        scroll.scroll_to(y=views[1].virtual_region.y, animate=False)  # snippet 1 on top
+        await pilot.pause()
+        assert views[0].virtual_region.bottom <= scroll.scroll_y  # 0 is out of sight
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert views[0].live is None
+        assert views[1].live.stdout == "(1, 3)\n" and screen.focused is views[1]

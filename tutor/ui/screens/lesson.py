@@ -185,18 +185,26 @@ class LessonScreen(Screen[None]):
         view.live = result
 
     def action_run_visible(self) -> None:
-        focused = self.focused
-        if isinstance(focused, SnippetView):
-            self.run_snippet(focused)
-            return
+        """Run the snippet on screen: the focused one if it is in view, else the first one
+        in view (focus follows it), never one scrolled out of sight."""
         scroll = self.query_one("#lesson-scroll", VerticalScroll)
         top = scroll.scroll_y
+        bottom = top + scroll.scrollable_content_region.height
+
+        def on_screen(view: SnippetView) -> bool:
+            region = view.virtual_region
+            return region.y < bottom and region.y + region.height > top
+
+        focused = self.focused
+        if isinstance(focused, SnippetView) and on_screen(focused):
+            self.run_snippet(focused)
+            return
         for view in self.query(SnippetView):
-            if view.virtual_region.y + view.virtual_region.height > top:
+            if on_screen(view):
                 view.focus()
                 self.run_snippet(view)
                 return
-        self.notify("No snippet below this point.")
+        self.notify("No snippet on screen: scroll to one (tab moves to the next snippet).")
 
     # --- labs, reading, navigation ----------------------------------------------------------
 

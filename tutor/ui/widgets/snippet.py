@@ -8,7 +8,6 @@ from typing import Any
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -35,9 +34,8 @@ def same_output(recorded: str | None, live: str) -> bool:
 
 
 class SnippetView(Vertical, can_focus=True):
-    """One snippet; focus it and press r (or click ▶ run) to run it in the sandbox."""
-
-    BINDINGS = [Binding("r", "run", "Run snippet")]
+    """One snippet; click ▶ run to run it in the sandbox (the lesson screen's r runs the
+    snippet on screen: this one when it is focused and in view)."""
 
     running: reactive[bool] = reactive(False)
     """Whether a run of this snippet is in progress."""
