@@ -69,3 +69,15 @@ def chapter_views(summary: CatalogSummary, store: Any) -> list[ChapterView]:
             )
         )
     return views
+
+
+#: the one set of drill marks every screen draws (drill lists, the lesson's side panel)
+MASTERED, TRIED, NEW = "✓", "◐", "○"
+MARKS_LEGEND = f"{MASTERED} mastered   {TRIED} tried   {NEW} new"
+
+
+def drill_mark(full_id: str, mastered: set[str], tried: set[str]) -> str:
+    """The mark of one drill: mastered, tried (attempted, not mastered) or new."""
+    if full_id in mastered:
+        return MASTERED
+    return TRIED if full_id in tried else NEW

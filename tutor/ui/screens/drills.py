@@ -11,6 +11,7 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenDrill
+from tutor.ui.progress_view import MARKS_LEGEND, MASTERED, drill_mark
 
 
 class DrillListScreen(Screen[None]):
@@ -48,9 +49,9 @@ class DrillListScreen(Screen[None]):
         tried = {a.drill for a in store.attempts()}
         options = []
         for ref in refs:
-            mark = "✓" if ref.full_id in mastered else ("◐" if ref.full_id in tried else "○")
+            mark = drill_mark(ref.full_id, mastered, tried)
             text = Text()
-            text.append(f"{mark} ", style="bold green" if mark == "✓" else "")
+            text.append(f"{mark} ", style="bold green" if mark == MASTERED else "")
             text.append(f"{ref.drill.display_title:<40}", style="bold")
             text.append(f" {ref.drill.kind:<8}", style="dim")
             if ref.drill.quiz:
@@ -60,7 +61,7 @@ class DrillListScreen(Screen[None]):
             options.append(Option(text, id=ref.full_id))
         chapter = "" if self.chapter is None else f"Chapter {self.chapter}: "
         head = Text(f"{chapter}{sum(r.full_id in mastered for r in refs)}/{len(refs)} mastered")
-        head.append("   ✓ mastered   ◐ tried   ○ new   (enter opens a drill)", style="dim")
+        head.append(f"   {MARKS_LEGEND}   (enter opens a drill)", style="dim")
         self.query_one("#drills-head", Static).update(head)
         listing = self.query_one(OptionList)
         keep = listing.highlighted

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
+from tutor.ui.progress_view import drill_mark
 from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
 from tutor.ui.widgets.snippet import SnippetView
 
@@ -70,7 +71,9 @@ class LessonScreen(Screen[None]):
                 for part in self._parts[:FIRST_CHUNKS]:
                     yield part_widget(part)
             with Vertical(id="lesson-side"):
-                yield Static("In this chapter  (★ quiz)", classes="side-title")
+                yield Static(
+                    "In this chapter\n✓ mastered ◐ tried ○ new ★ quiz", classes="side-title"
+                )
                 yield OptionList(id="lesson-drills")
                 yield Static(id="lesson-status")
         yield Footer()
@@ -121,9 +124,11 @@ class LessonScreen(Screen[None]):
     def _fill_side(self) -> None:
         store = self.app.store
         refs = self.app.catalog.drills_for(self.chapter)
+        mastered = store.mastered_set()
+        tried = {a.drill for a in store.attempts()}
         options = []
         for ref in refs:
-            mark = "✓" if store.mastered(ref.full_id) else "·"
+            mark = drill_mark(ref.full_id, mastered, tried)
             quiz = "★" if ref.drill.quiz else " "
             label = f"{mark}{quiz} {ref.drill.display_title}"
             if len(label) > SIDE_LABEL:
