@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tutor.progress.database import StoreError
     from tutor.progress.store import Store
     from tutor.sandbox.supervisor import AsyncSandbox
+    from tutor.ui.runtimes import Sandboxes
 
 DARK = Theme(
     name="tutor-dark",
@@ -125,6 +126,7 @@ class TutorApp(Navigator, App[None]):
         self.store_problem = store_problem
         """Why the progress file could not be opened (a StoreError; ``store`` is a stand-in)."""
         self._sandbox: AsyncSandbox | None = sandbox
+        self._sandboxes: Sandboxes | None = None
         self.seed = seed
         """A fixed seed for reproducible variants (None: random)."""
         self._rng = random.Random(seed)
@@ -148,6 +150,16 @@ class TutorApp(Navigator, App[None]):
                 self.summary = CatalogSummary.of(self._catalog)
                 write_summary(self.summary, self.settings)
             return self._catalog
+
+    @property
+    def sandboxes(self) -> Sandboxes:
+        """A sandbox per runtime: content declaring ``runtime: xla`` runs on that runtime,
+        started on demand (``tutor.ui.runtimes``)."""
+        if self._sandboxes is None:
+            from tutor.ui.runtimes import Sandboxes
+
+            self._sandboxes = Sandboxes(self.settings.runtime, lambda: self.sandbox)
+        return self._sandboxes
 
     @property
     def sandbox(self) -> AsyncSandbox:
@@ -218,6 +230,9 @@ class TutorApp(Navigator, App[None]):
             )
 
     async def on_unmount(self) -> None:
+        if self._sandboxes is not None:
+            with contextlib.suppress(Exception):
+                await self._sandboxes.close()
         if self._sandbox is not None:
             with contextlib.suppress(Exception):  # closing must never block quitting
                 await self._sandbox.close()

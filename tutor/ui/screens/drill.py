@@ -220,8 +220,19 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 status.running = False
                 status.message = message
 
+        from tutor.sandbox.runtimes import RuntimeNotFound
+
+        def starting(line: str) -> None:
+            if token == self._gradings:
+                status.message = line
+
         try:
-            grade = await grade_async(self.ref, answer, self.variant.seed, self.app.sandbox)
+            box = await self.app.sandboxes.ready(self.ref.drill.runtime, starting)
+            starting("grading in the sandbox… (escape cancels)")
+            grade = await grade_async(self.ref, answer, self.variant.seed, box)
+        except RuntimeNotFound as exc:
+            finish(str(exc))
+            return
         except asyncio.CancelledError:
             finish("cancelled: nothing was recorded")
             raise
@@ -278,7 +289,10 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         panel.update(Text("Working out the answer in the sandbox…"))
         panel.display = True
         try:
-            text = await answer_async(self.ref, self.variant.seed, self.app.sandbox)
+            box = await self.app.sandboxes.ready(
+                self.ref.drill.runtime, lambda line: panel.update(Text(line))
+            )
+            text = await answer_async(self.ref, self.variant.seed, box)
         except Exception as exc:
             panel.update(Text(f"The answer could not be worked out: {exc}"))
             return

@@ -170,10 +170,29 @@ class LessonScreen(Screen[None]):
         view.running = True
         self._run(view)
 
+    def _runtime_of(self, view: SnippetView) -> str | None:
+        """The runtime the snippet declares (``runtime=xla``, or the front matter's)."""
+        snippets = self.lesson.snippets if self.lesson else []
+        return snippets[view.index].runtime if view.index < len(snippets) else None
+
     @work(exclusive=True, group="snippet", exit_on_error=False)
     async def _run(self, view: SnippetView) -> None:
+        from tutor.sandbox.runtimes import RuntimeNotFound
+        from tutor.settings import runtime_limits
+
+        runtime = self._runtime_of(view)
         try:
-            result = await self.app.sandbox.run(view.code)
+            box = await self.app.sandboxes.ready(
+                runtime, lambda line: view._live(Text(line, style="italic"), "live")
+            )
+            if runtime in (None, "default"):
+                result = await box.run(view.code)
+            else:
+                result = await box.run(view.code, timeout=20.0, profile=runtime_limits(runtime))
+        except RuntimeNotFound as exc:
+            view.running = False
+            view._live(Text(str(exc)), "", "-differs")
+            return
         except asyncio.CancelledError:
             view.running = False
             view.live = None
