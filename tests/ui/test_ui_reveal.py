@@ -41,3 +41,20 @@ async def test_a_choice_answer_is_read_from_the_drill(make_app, catalog):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert right.strip()[:30] in str(screen.query_one("#drill-answer").render())
+
+
+async def test_the_why_is_scrolled_into_view_at_80x24(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_drill(app, pilot, "row-strides")
+        b = screen.variant.params["b"]
+        await pilot.press(*f"({b}, 1)", "enter")
+        grade = await graded(app, pilot)
+        assert grade.correct
+        await pilot.pause()
+        explain = screen.query_one("#drill-explain")
+        scroll = screen.query_one("#drill-main")
+        top = scroll.scroll_y
+        bottom = top + scroll.scrollable_content_region.height
+        region = explain.virtual_region
+        assert explain.display and region.y >= top and region.bottom <= bottom

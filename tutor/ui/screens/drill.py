@@ -262,7 +262,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self._show_explain()
             self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
-        self.query_one(FeedbackPanel).scroll_visible()
+        explain = self.query_one("#drill-explain", Markdown)
+        # the "Why" right below the verdict: on a short terminal it would sit below the fold
+        (explain if explain.display else self.query_one(FeedbackPanel)).scroll_visible()
 
     def _show_explain(self) -> None:
         explain = self.query_one("#drill-explain", Markdown)
