@@ -3,6 +3,8 @@ so ``tutor`` (the TUI) starts without importing what it does not need."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from tutor.commands.json_errors import JsonErrorsGroup
@@ -11,7 +13,7 @@ from tutor.settings import Settings
 
 #: subcommand name -> ("module:attribute" of its click command or group, one-line help)
 SUBCOMMANDS = {
-    "pack": ("tutor.commands.pack:pack", "Check, scaffold and describe drill packs."),
+    "pack": ("tutor.cli:pack_group", "Check, try, scaffold and describe drill packs."),
     "drill": ("tutor.commands.drill:drill", "List drills and grade answers headlessly."),
     "lesson": ("tutor.commands.lesson:lesson", "List lessons; check and record their snippets."),
     "exec": ("tutor.commands.execute:execute", "Run a file in the sandbox, as an answer runs."),
@@ -59,3 +61,38 @@ def main(ctx: click.Context, packs: tuple[str, ...], runtime: str | None) -> Non
         from tutor.ui.app import run_app
 
         run_app(ctx.obj)
+
+
+@click.command("try")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("drill", required=False)
+@click.pass_context
+def try_pack(ctx: click.Context, path: Path, drill: str | None) -> None:
+    """Open the tutor on just the pack(s) at PATH, as a learner sees them (DRILL: open it).
+
+    Progress goes to a throwaway store, deleted on quit. Saving a pack file reloads it.
+    """
+    from tutor.commands.context import find_drill, settings_of
+    from tutor.ui.pack_try import load_only, run_try
+
+    catalog, problems = load_only([path])
+    for problem in problems:
+        click.echo(str(problem), err=True)
+    if not catalog.packs:
+        raise click.ClickException(f"no pack loads from {path}; fix the problems above")
+    if drill is not None:
+        if "/" not in drill and len(catalog.packs) == 1:
+            drill = f"{catalog.packs[0].pack}/{drill}"
+        drill = find_drill(catalog, drill).full_id
+    run_try([path], drill, catalog, settings_of(ctx).runtime)
+
+
+def __getattr__(name: str) -> object:
+    """``pack_group``: `tutor pack` with `try`, which opens the tutor (only this top layer may
+    join a command to the UI); built on first use, so `tutor` starts without it."""
+    if name == "pack_group":
+        from tutor.commands.pack import pack
+
+        pack.add_command(try_pack)
+        return pack
+    raise AttributeError(f"module 'tutor.cli' has no attribute {name!r}")

@@ -9,11 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tutor.content.wording import plural
-
 if TYPE_CHECKING:
-    from tutor.content.models import Pack
-    from tutor.content.problems import Problem
+    pass
 
 
 @click.group()
@@ -21,78 +18,66 @@ def pack() -> None:
     """Check, describe and scaffold drill packs."""
 
 
-def report_check(
-    packs: list[Pack],
-    problems: list[Problem],
-    *,
-    as_json: bool,
-    skipped: list[str] | None = None,
-) -> None:
-    """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary;
-    ``skipped`` says what was not run and why (a pack for another torch, a runtime not built)."""
-    errors = [p for p in problems if p.severity == "error"]
-    if as_json:
-        data = {
-            "ok": not errors,
-            "packs": [
-                {"pack": p.pack, "file": str(p.source), "drills": len(p.drills)} for p in packs
-            ],
-            "problems": [p.to_dict() for p in problems],
-            "skipped": list(skipped or []),
-        }
-        click.echo(json.dumps(data))
-        return
-    for reason in skipped or []:
-        click.echo(f"skipped: {reason}", err=True)
-    for problem in problems:
-        click.echo(str(problem), err=True)
-    drills = sum(len(p.drills) for p in packs)
-    summary = f"{plural(len(packs), 'pack')}, {plural(drills, 'drill')}"
-    warnings = len(problems) - len(errors)
-    said = ", ".join(
-        [plural(len(errors), "problem")] * bool(errors)
-        + [plural(warnings, "warning")] * bool(warnings)
-    )
-    if errors:
-        click.echo(f"{summary}: {said}", err=True)
-    else:
-        click.echo(f"{summary}: ok" + (f" ({said})" if said else ""))
-
-
 @pack.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--builtin", is_flag=True, help="Check the packs shipped with tutor.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-run", is_flag=True, help="Schema only: do not run drills in the sandbox.")
+@click.option("--watch", is_flag=True, help="Then re-check every drill that changes on save.")
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 1000),
+    default=None,
+    help="Also sweep N variants (seeds) of every drill, timing each.",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, help="The sweep's first seed.")
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds a trial may take before its drill is named slow "
+    "(default: half the drill's grading time limit).",
+)
 @click.pass_context
 def check(
-    ctx: click.Context, paths: tuple[Path, ...], builtin: bool, as_json: bool, no_run: bool
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    builtin: bool,
+    as_json: bool,
+    no_run: bool,
+    watch: bool,
+    trials: int | None,
+    seed: int,
+    budget: float | None,
 ) -> None:
     """Check pack files or folders: every problem as file:line:col: field: message.
 
-    After the schema, every drill runs in the sandbox: references pass on several seeds,
-    starters and `wrong` answers fail, predict drills' setup/ask run (see docs/grading.md).
-    A drill declaring `runtime: xla` runs on that runtime; where it is not built the drill is
-    skipped with the reason (a failure when TUTOR_REQUIRE_XLA=1).
+    After the schema, every drill runs in the sandbox: references pass on several seeds (and
+    on their `regression_seeds`), starters and `wrong` answers fail, predict drills'
+    setup/ask run (see docs/grading.md). A drill declaring `runtime: xla` runs on that
+    runtime; where it is not built the drill is skipped with the reason (a failure when
+    TUTOR_REQUIRE_XLA=1). `--trials N --seed S` sweeps N variants more. `--watch` keeps
+    running and re-checks the drills that change whenever a file is saved.
     """
-    from tutor.content.pack_lint import check_paths
     from tutor.content.sources import builtin_pack_dir, expand
 
     if not paths and not builtin:
         raise click.UsageError("name pack files or folders, or use --builtin")
+    if no_run and (trials is not None or budget is not None):
+        raise click.UsageError("--trials and --budget run drills: drop --no-run")
     targets = list(paths)
     if builtin and builtin_pack_dir().is_dir():
         targets += expand(builtin_pack_dir())
-    packs, problems = check_paths(targets)
-    skipped: list[str] = []
-    if packs and not no_run:
-        from tutor.commands.context import open_pool
-        from tutor.grading.packcheck import run_stage
+    sweep = {"trials": trials, "seed": seed, "budget": budget}
+    if watch:
+        from tutor.commands.pack_watch import watch_packs
 
-        with open_pool(ctx) as pool:
-            found, skipped = run_stage(packs, pool)
-        problems += found
-    report_check(packs, problems, as_json=as_json, skipped=skipped)
+        watch_packs(ctx, targets, as_json=as_json, no_run=no_run, sweep=sweep)
+        return
+    from tutor.commands.pack_run import report_check, run_check
+
+    packs, problems, sweeps, skipped = run_check(ctx, targets, no_run=no_run, sweep=sweep)
+    report_check(packs, problems, as_json=as_json, skipped=skipped, sweeps=sweeps)
     if any(p.severity == "error" for p in problems):
         sys.exit(1)
 

@@ -17,7 +17,7 @@ xla runtime: run `make xla-runtime`), and is a problem only where that runtime i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -325,16 +325,20 @@ def run_checks(
     locator: Locator,
     sandbox: Sandbox | SandboxPool,
     skipped: list[str] | None = None,
+    only: Collection[str] | None = None,
 ) -> list[Problem]:
     """Run every drill of a loaded pack in the sandbox of its runtime; the problems found.
 
     ``sandbox`` is the default runtime's sandbox or a ``SandboxPool``; drills skipped because
-    their runtime is not built are named in ``skipped``."""
+    their runtime is not built are named in ``skipped``; with ``only``, just the drills whose
+    ids are in it run."""
     rep = _Reporter(pack, locator)
     pool, made = _pool(sandbox)
     try:
         for i, drill in enumerate(pack.drills):
             if not isinstance(drill, (PredictDrill, CodeDrill)):
+                continue
+            if only is not None and drill.id not in only:
                 continue
             ref = _Ref(pack.full_id(drill), drill)
             box = _sandbox_for(ref, i, pool, rep, skipped)
