@@ -1,0 +1,137 @@
+"""The facts COURSE.md gives for chapters 10 (the two bridges) and 11 (TPU practice), checked
+twice: each appears in the recorded output of a lesson snippet, and comes out of that same snippet
+again when torch_xla, torchax and jax run it now in the xla runtime (PJRT on the CPU). Drills
+that teach a number are run with the params of the lesson's example. Skips where the xla runtime
+is not built (fails under TUTOR_REQUIRE_XLA=1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.commands.lesson_run import run_snippet
+from tutor.content.lesson_outputs import normalise
+from tutor.content.lessons import load_lesson
+from tutor.content.loader import load_pack
+from tutor.grading.variants import render
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = {10: ROOT / "lessons" / "10-bridges.md", 11: ROOT / "lessons" / "11-tpu-practice.md"}
+
+# (chapter, what COURSE.md says, the text the xla runtime prints for it in the lesson)
+FACTS: list[tuple[int, str, str]] = [
+    (10, "torch_xla 2.9.0 needs torch 2.9.0", "torch 2.9.0 | torch_xla 2.9.0"),
+    (10, "torchax 0.0.13 with jax 0.10.2", "torchax 0.0.13 | jax 0.10.2"),
+    (10, "runs on CPU with PJRT_DEVICE=CPU", "PJRT_DEVICE = CPU | device: xla:0"),
+    (10, "lazy tensors record an IR, nothing compiled yet", "compiled so far: 0"),
+    (10, "the IR holds aten operations", "aten::mul(%4, %2)"),
+    (10, "sync compiles once, then the cache", "step 2: compiles 1, cache hits 2"),
+    (10, "CompileTime on the first step", "first step:  CompileTime samples 1 | UncachedCompile 1"),
+    (
+        10,
+        "ExecuteTime and cached compiles after it",
+        "next three:  CompileTime samples 0 | ExecuteTime samples 3 | CachedCompile 3",
+    ),
+    (10, "recompiles from changing shapes", "batch 8: compiles 3"),
+    (10, "a repeated shape is cached", "batch 4: compiles 2"),
+    (10, "a Python multiplier is data", "x * s, s = 2, 3, 4, 5:      1 compile(s)"),
+    (10, "a Python exponent recompiles", "x ** p, p = 2, 3, 4, 5:     4 compile(s)"),
+    (10, "CPU fallbacks", "torch.nonzero(x > 0.5)   fallbacks: ['aten::nonzero']"),
+    (10, "torchax math inside default_env", "Tensor jax:0 12.0 ArrayImpl"),
+    (10, ".item() outside it raises", "outside default_env: torchax Tensors can only do math"),
+    (10, "extract_jax gives a pure function for jax.jit", "same as eager: True"),
+    (10, "torch_xla lands on StableHLO", "torch_xla export   ['stablehlo.add'"),
+    (10, "torchax lands on StableHLO", "torchax + jax.jit  ['stablehlo.add'"),
+    (10, "the export of a full x.sum() returns x", "exported: tensor([[0., 1., 2.],"),
+    (10, "jax.jit traces once per shape", "traced for shapes: [(4, 3), (6, 3)]"),
+    (11, "SPMD on a mesh of virtual CPU devices", "devices: 4 | mesh: {'data': 4}"),
+    (11, "a sharding annotation", "sharding: {devices=[4,1]0,1,2,3}"),
+    (11, "each device holds its rows", "device 3: rows 6-7, [[12.0, 13.0], [14.0, 15.0]]"),
+    (11, "shardings propagate; the sum is global", "h: {devices=[4,1]0,1,2,3} | total: 360.0"),
+    (11, "one program for the mesh", "programs compiled: 1"),
+    (11, "changing shapes: a program each", "as they come:         7 new program(s)"),
+    (11, "padding: one program", "padded to 32:         1 new program(s)"),
+    (11, "buckets: a few programs", "buckets of 8, 16, 32: 2 new program(s)"),
+    (11, "sync placement", "sync every micro-batch: 12 program runs, 1 new compile(s)"),
+    (11, "one sync per step", "sync every step       :  3 program runs, 1 new compile(s)"),
+    (11, "the metrics report names the fallback", "fallback counters: ['aten::nonzero']"),
+    (11, "bf16 keeps float32's range", "bfloat16: [1.0, 1.0078125, 65536.0,"),
+    (11, "float16 does not", "float16:  [1.00390625, 1.0078125, inf, inf]"),
+    (
+        11,
+        "autocast on XLA",
+        "matmul under autocast: torch.bfloat16 | add under autocast: torch.float32",
+    ),
+    (11, "a profiler trace counts the compile", "PjRtComputationClient::Compile  1 event(s)"),
+]
+
+
+@pytest.fixture(scope="module")
+def fresh(xla_sandbox):
+    """Run a lesson snippet once per module in the xla runtime; its output now."""
+    cache: dict[str, str] = {}
+
+    def run(code: str) -> str:
+        if code not in cache:
+            cache[code] = run_snippet(
+                xla_sandbox, code, timeout=180.0, memory_mb=4096, profile="compile"
+            )
+        return cache[code]
+
+    return run
+
+
+@pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
+def test_course_fact_recorded_and_reproduced(fresh, chapter, fact, needle):
+    lesson = load_lesson(LESSONS[chapter])
+    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
+    assert hits, f"no recorded output of lesson {chapter} shows {needle!r}"
+    assert needle in fresh(hits[0].code), f"the xla runtime no longer prints {needle!r} ({fact})"
+
+
+@pytest.mark.parametrize(
+    ("chapter", "lab", "link"),
+    [(10, "bridges", "](lab:bridges?"), (11, "recompile", "](lab:recompile?")],
+)
+def test_lessons_link_their_labs_and_name_their_reading(chapter, lab, link):
+    lesson = load_lesson(LESSONS[chapter])
+    text = LESSONS[chapter].read_text()
+    assert lesson.labs == [lab] and link in text
+    assert "### Assigned reading" in text and "### The JAX way" in text
+    assert "not measured on a TPU" in text or "not measured here" in text
+    assert all(s.output is not None for s in lesson.snippets)
+
+
+# (pack, drill, params of the lesson's example, what the xla runtime must say)
+DRILL_CASES = [
+    ("10-bridges.yaml", "compiles-for-batches", {"sizes": "4, 6, 4, 8"}, "3"),
+    (
+        "10-bridges.yaml",
+        "scalars-that-recompile",
+        {"values": "2.0, 3.0, 4.0", "expr": "x * s"},
+        "1",
+    ),
+    (
+        "10-bridges.yaml",
+        "scalars-that-recompile",
+        {"values": "2.0, 3.0, 4.0", "expr": "x ** s"},
+        "3",
+    ),
+    (
+        "11-tpu-practice.yaml",
+        "bucket-programs",
+        {"buckets": "8, 16, 32", "sizes": "3, 5, 7, 9, 12, 17, 30"},
+        "3",
+    ),
+    ("11-tpu-practice.yaml", "sync-runs", {"micro": 4, "where": "after every micro-batch"}, "12"),
+]
+
+
+@pytest.mark.parametrize(("pack", "drill_id", "params", "want"), DRILL_CASES)
+def test_drill_truth_is_the_lesson_number(xla_sandbox, pack, drill_id, params, want):
+    drill = next(d for d in load_pack(ROOT / "drills" / pack).drills if d.id == drill_id)
+    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params).strip()}))\n"
+    result = xla_sandbox.run(code, timeout=180.0, memory_mb=4096, profile="compile")
+    assert result.ok, f"{drill_id}: {result.reason} {result.exception}"
+    assert result.stdout.strip().splitlines()[-1] == want, f"{drill_id}: {result.stdout}"
