@@ -99,6 +99,7 @@ def test_pack_check_json():
             {"pack": "good-two", "file": good[1], "drills": 1},
         ],
         "problems": [],
+        "skipped": [],
     }
 
 

@@ -75,7 +75,7 @@ def test_wrong_answer_with_a_syntax_error_is_reported(sandbox, tmp_path):
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "tutor", "pack", "check", *args],
-        capture_output=True, text=True, cwd=ROOT, timeout=280, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, cwd=ROOT, timeout=1200, stdin=subprocess.DEVNULL,
     )  # fmt: skip
 
 
