@@ -225,7 +225,9 @@ class _Runners:
 
     def __init__(self, runner: Runner | SandboxPool) -> None:
         self.made = not isinstance(runner, SandboxPool)
-        self.pool = SandboxPool(given={None: runner}) if self.made else runner  # type: ignore[dict-item]
+        self.pool: SandboxPool = (
+            runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})  # type: ignore[dict-item]
+        )
 
     def get_default(self) -> Runner:
         return self.pool.get()

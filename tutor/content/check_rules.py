@@ -41,7 +41,8 @@ def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: 
                        f"(drawn per trial: {listed})")  # fmt: skip
     if isinstance(check.get("distinct"), list) and len(check["distinct"]) == 1:
         report((*path, "distinct"), "`distinct` needs at least two params to tell apart")
-    args = check.get("args") if isinstance(check.get("args"), dict) else {}
+    raw_args = check.get("args")
+    args: dict[str, Any] = raw_args if isinstance(raw_args, dict) else {}
     values = {n for n, a in args.items() if isinstance(a, dict) and "value" in a}
     for name, arg in args.items():
         if not isinstance(arg, dict):
