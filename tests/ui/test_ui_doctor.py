@@ -37,11 +37,13 @@ async def test_doctor_uses_the_apps_sandbox_and_shows_each_check_as_it_completes
     seen: list[dict] = []
     runtimes: set[int] = set()
     draw = ReportView.watch_report
+    # runtimes other tests share (session fixtures) are children of this process too
+    earlier = runtimes_started_here()
 
     def drawn(view, report):
         """Each report the view draws, and the runtimes running as it is drawn."""
         seen.append(report)
-        runtimes.update(runtimes_started_here())
+        runtimes.update(runtimes_started_here() - earlier)
         draw(view, report)
 
     monkeypatch.setattr(ReportView, "watch_report", drawn)
@@ -50,7 +52,7 @@ async def test_doctor_uses_the_apps_sandbox_and_shows_each_check_as_it_completes
         await pilot.pause()
         await app.workers.wait_for_complete()  # the app's sandbox is warm
         runtime = app.sandbox.runtime_pid
-        assert runtime is not None and runtimes_started_here() == {runtime}
+        assert runtime is not None and runtimes_started_here() - earlier == {runtime}
         await pilot.press("D")
         await pilot.pause()
         assert isinstance(app.screen, DoctorScreen)
