@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.grading.conftest import refs
+from tutor.content.problems import errors
 from tutor.grading.codecheck import judge_static
 from tutor.grading.engine import grade
 from tutor.grading.lines import count_lines
@@ -189,11 +190,6 @@ COUNTS = """
       n: {int: [2, 6]}
       j: {int: [2, 4]}
 """
-
-
-def errors(problems: list) -> list:
-    """The problems that fail a check (the drill lists no `wrong` answers: a warning, here)."""
-    return [p for p in problems if p.severity == "error"]
 
 
 @pytest.mark.parametrize(

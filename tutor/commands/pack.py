@@ -75,10 +75,11 @@ def check(
         watch_packs(ctx, targets, as_json=as_json, no_run=no_run, sweep=sweep)
         return
     from tutor.commands.pack_run import report_check, run_check
+    from tutor.content.problems import errors
 
     packs, problems, sweeps, skipped = run_check(ctx, targets, no_run=no_run, sweep=sweep)
     report_check(packs, problems, as_json=as_json, skipped=skipped, sweeps=sweeps)
-    if any(p.severity == "error" for p in problems):
+    if errors(problems):
         sys.exit(1)
 
 

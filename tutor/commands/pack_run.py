@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tutor.content.problems import errors
 from tutor.content.wording import plural
 
 if TYPE_CHECKING:
@@ -45,10 +46,10 @@ def report_check(
     """Print the outcome of a pack check: problems to stderr (or one JSON object) and a summary;
     ``skipped`` says what was not run and why (a pack for another torch, a runtime not built);
     with ``sweeps`` (``--trials``), the sweep's table (or its ``sweep`` list)."""
-    errors = [p for p in problems if p.severity == "error"]
+    refused = errors(problems)
     if as_json:
         data: dict[str, Any] = {
-            "ok": not errors,
+            "ok": not refused,
             "packs": [
                 {"pack": p.pack, "file": str(p.source), "drills": len(p.drills)} for p in packs
             ],
@@ -67,12 +68,12 @@ def report_check(
         click.echo(str(problem), err=True)
     drills = sum(len(p.drills) for p in packs)
     summary = f"{plural(len(packs), 'pack')}, {plural(drills, 'drill')}"
-    warnings = len(problems) - len(errors)
+    warnings = len(problems) - len(refused)
     said = ", ".join(
-        [plural(len(errors), "problem")] * bool(errors)
+        [plural(len(refused), "problem")] * bool(refused)
         + [plural(warnings, "warning")] * bool(warnings)
     )
-    if errors:
+    if refused:
         click.echo(f"{summary}: {said}", err=True)
     else:
         click.echo(f"{summary}: ok" + (f" ({said})" if said else ""))

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tutor.content.problems import errors
 from tutor.content.wording import plural
 
 if TYPE_CHECKING:
@@ -121,9 +122,9 @@ class Watcher:
     def _report(self, file: Path, checked: list[str], problems: list[Problem], sweeps: list[Any]) -> None:  # fmt: skip
         from tutor.commands.pack_run import report_sweep
 
-        errors = [p for p in problems if p.severity == "error"]
+        refused = errors(problems)
         if self.as_json:
-            data = {"file": str(file), "checked": checked, "ok": not errors,
+            data = {"file": str(file), "checked": checked, "ok": not refused,
                     "problems": [p.to_dict() for p in problems]}  # fmt: skip
             if self.sweep["trials"] is not None:
                 data["sweep"] = [s.to_dict() for s in sweeps]
@@ -137,7 +138,7 @@ class Watcher:
             report_sweep(sweeps)
         for problem in problems:
             click.echo(str(problem), err=True)
-        click.echo(f"{plural(len(errors), 'problem')}" if errors else "ok")
+        click.echo(f"{plural(len(refused), 'problem')}" if refused else "ok")
         sys.stdout.flush()
 
 

@@ -43,6 +43,11 @@ class Problem:
         }
 
 
+def errors(problems: list[Problem]) -> list[Problem]:
+    """The problems that refuse a pack (warnings are said, but the pack passes)."""
+    return [p for p in problems if p.severity == "error"]
+
+
 class PackError(Exception):
     """A content file could not be loaded; ``problems`` says everything that is wrong."""
 
