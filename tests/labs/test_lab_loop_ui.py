@@ -13,6 +13,7 @@ from tutor.probes.data_loop_trace import LoopTrace
 from tutor.ui.labs import lab_screen
 from tutor.ui.labs.loop.loop_code import LoopCode
 from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
+from tutor.ui.labs.loop.loop_history import LoopHistory
 from tutor.ui.labs.loop.loop_state import LoopState
 from tutor.ui.labs.loop.screen import LoopLab
 from tutor.ui.widgets.loss_curve import LossCurve
@@ -45,8 +46,19 @@ def test_recording_still_matches_torch(name):
         ((120, 40), "loop_line_no_zero_grad.json", ["e"]),
         ((80, 24), "loop_classify_no_eval.json", ["e"]),
         ((120, 40), "loop_classify_no_eval.json", ["s", "n", "n", "n"]),
+        ((80, 24), "loop_classify_no_eval.json", ["e", "v"]),
+        ((80, 24), "loop_line_no_zero_grad.json", ["e", "v", "v"]),
+        ((120, 40), "loop_classify_no_eval.json", ["e", "v"]),
     ],
-    ids=["line-80x24-step3", "line-120x40-end", "classify-80x24-end", "classify-120x40-line4"],
+    ids=[
+        "line-80x24-step3",
+        "line-120x40-end",
+        "classify-80x24-end",
+        "classify-120x40-line4",
+        "classify-80x24-setup",
+        "line-80x24-steps",
+        "classify-120x40-steps",
+    ],
 )
 def test_loop_lab_looks(snap_compare, size, name, keys):
     app = LabApp(LoopLab(trace=recorded(LoopTrace, name)))
@@ -63,6 +75,43 @@ def test_loop_lab_looks(snap_compare, size, name, keys):
         await before(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=after_keys)
+
+
+def shown(lab: LoopLab, selector: str, rows: int = 1) -> bool:
+    """Whether the panel ``selector`` is drawn inside the screen with ``rows`` rows inside."""
+    widget = lab.query_one(selector)
+    region = widget.region
+    inside = region.height - widget.styles.gutter.height
+    return widget.display and inside >= rows and lab.region.contains_region(region)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_every_loop_panel_can_be_seen(size):
+    app = LabApp(LoopLab(trace=recorded(LoopTrace, "loop_classify_no_eval.json")))
+    panels = ["#code", "#state", "#loop-setup", "#history"]
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lab = app.lab
+        history = lab.query_one(LoopHistory)
+        await pilot.press("e")
+        seen = {p for p in panels if shown(lab, p)}
+        if size == (120, 40):  # all at once, the classifier's steps squeezed; v makes them room
+            assert seen >= {"#code", "#state", "#loop-setup"}
+            await pilot.press("v")
+            assert not shown(lab, "#loop-setup") and shown(lab, "#history", rows=10)
+            await pilot.press("v")
+            assert seen == {p for p in panels if shown(lab, p)}
+            return
+        assert seen == {"#code", "#state"}
+        await pilot.press("v")
+        assert {p for p in panels if shown(lab, p)} == {"#loop-setup"}
+        assert shown(lab, "#loop-setup", rows=10)  # the whole classifier set-up fits
+        await pilot.press("v")
+        assert {p for p in panels if shown(lab, p, rows=4)} == {"#code", "#history"}
+        await pilot.press("0", "s")  # stepping still works while the steps are shown
+        assert history.completed == 1
+        await pilot.press("v")
+        assert {p for p in panels if shown(lab, p)} == {"#code", "#state"}
 
 
 async def test_loop_lab_end_to_end(sandbox):

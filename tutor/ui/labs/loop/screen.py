@@ -29,6 +29,11 @@ PROBE = get_lab("loop").probe
 FPS = 20
 SPEEDS = (10, 50, 200, 500, 1000)
 """playback speeds in steps per second."""
+PAGES = ("loop", "setup", "steps")
+"""what the left column shows, in turn (``v``). On a short terminal: the loop and its state, the
+set-up that ran first alone, the loop and its recent steps. On a tall one everything shows at
+once, and ``steps`` hides the set-up to give the recent steps its room."""
+TALL_PAGES = ("loop", "steps")
 
 
 class LoopLab(LabScreen):
@@ -48,6 +53,7 @@ class LoopLab(LabScreen):
         Binding("r", "toggle_play", "Run/pause"),
         Binding("home,0", "rewind", "Rewind"),
         Binding("end,e", "finish", "End"),
+        Binding("v", "page", "Panels"),
         Binding("plus,equals_sign", "faster", "Faster", show=False),
         Binding("minus", "slower", "Slower", show=False),
     ]
@@ -69,6 +75,8 @@ class LoopLab(LabScreen):
         """whether playback advances on its own."""
         self.speed = 200
         """playback speed in steps per second."""
+        self.page = PAGES[0]
+        """what the left column shows (one of ``PAGES``)."""
 
     def compose(self) -> ComposeResult:
         problem = self.preset.get("problem", "line")
@@ -104,7 +112,7 @@ class LoopLab(LabScreen):
             yield LossCurve(id="curve")
         yield LoopDiagnosis(id="diagnosis")
         yield Static(id="loop-status")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = get_lab("loop").title
@@ -175,6 +183,15 @@ class LoopLab(LabScreen):
         """A short terminal draws the state compactly (see ``StateView.compact``)."""
         self.call_after_refresh(self.refresh_view)
 
+    def action_page(self) -> None:
+        """Show the next of ``PAGES`` (``TALL_PAGES`` on a tall terminal) in the left column."""
+        pages = PAGES if self.has_class("-short") else TALL_PAGES
+        self.page = (
+            pages[(pages.index(self.page) + 1) % len(pages)] if self.page in pages else "loop"
+        )
+        for page in PAGES[1:]:
+            self.set_class(self.page == page, f"-page-{page}")
+
     def refresh_view(self) -> None:
         """Draw the run as it stands at the playhead."""
         trace, head = self.trace, self.playhead
@@ -203,6 +220,10 @@ class LoopLab(LabScreen):
             loss_exists=exists,
             compact=self.has_class("-short"),
         )
+        names = (
+            "‖param‖ · value · ‖.grad‖" if trace.param_kind == "norm" else "param · value · .grad"
+        )
+        self.query_one(LoopState).border_title = names if self.has_class("-short") else ""
         self.query_one(LoopHistory).completed = head.completed
         losses = trace.losses[: head.completed]
         self.query_one(LossCurve).show(losses, head.steps)
