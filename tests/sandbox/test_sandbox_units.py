@@ -1,4 +1,4 @@
-"""The torch-free pieces on their own: verdicts, output cleaning, runtime resolution, protocol."""
+"""The torch-free pieces on their own: how a run ended, output cleaning, runtime resolution, protocol."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tutor.sandbox import protocol
+from tutor.sandbox.ending import Ending, run_status, size_text
 from tutor.sandbox.limits import Limits
 from tutor.sandbox.runtimes import RuntimeNotFound, is_local, resolve_runtime
 from tutor.sandbox.text import clean_output
-from tutor.sandbox.verdict import Ending, classify, size_text
 
 
 def killed(sig: int) -> int:
@@ -89,8 +89,8 @@ UNREAD = "raised an exception (its report did not arrive intact)"
         ),
     ],
 )
-def test_classify(ending, status, reason):
-    assert classify(ending, LIM) == (status, reason)
+def test_run_status(ending, status, reason):
+    assert run_status(ending, LIM) == (status, reason)
 
 
 def test_size_text():

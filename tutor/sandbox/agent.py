@@ -51,7 +51,7 @@ MEMORY_SIGNS = (
 #: whether each run reseeds torch's default generator (set by the zygote at start-up)
 RESEED_TORCH = False
 #: exit codes that carry a run's outcome to the zygote. The status of a run comes from its
-#: exit status (``tutor.sandbox.verdict``), never from the report on the result pipe, which
+#: exit status (``tutor.sandbox.ending``), never from the report on the result pipe, which
 #: learner code shares the process with and so could write itself; the report adds details.
 SETUP_FAILED = 111
 RESULT_LOST = 112

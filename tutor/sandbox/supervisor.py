@@ -183,7 +183,7 @@ class AsyncSandbox:
             try:
                 await self.start()
             except SandboxError as exc:
-                return self._verdict(Status.sandbox_error, str(exc), started)
+                return self._result_without_reply(Status.sandbox_error, str(exc), started)
             ident = next(self._ids)
             future = asyncio.get_running_loop().create_future()
             self._waiting[ident] = future
@@ -192,7 +192,7 @@ class AsyncSandbox:
                 reply = await asyncio.wait_for(asyncio.shield(future), limits.timeout + GRACE)
             except TimeoutError:
                 await self._stop_runtime()
-                return self._verdict(
+                return self._result_without_reply(
                     Status.timeout,
                     f"timed out after {limits.timeout:.1f} s "
                     "(the runtime stopped responding and was restarted)",
@@ -203,7 +203,7 @@ class AsyncSandbox:
                 raise
             except (ConnectionError, RuntimeError) as exc:
                 await self._stop_runtime()
-                return self._verdict(
+                return self._result_without_reply(
                     Status.crashed, f"the runtime died during the run ({exc})", started
                 )
             finally:
@@ -333,7 +333,9 @@ class AsyncSandbox:
             value=reply.get("value"),
         )
 
-    def _verdict(self, status: Status, reason: str, started: float) -> RunResult:
+    def _result_without_reply(self, status: Status, reason: str, started: float) -> RunResult:
+        """The result of a request the runtime never answered (it could not start, hung or
+        died): the run's own status and reason are unknown, so these stand in for them."""
         return RunResult(
             status=status,
             reason=reason,

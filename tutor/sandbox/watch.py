@@ -12,8 +12,8 @@ import signal
 import time
 from typing import Protocol
 
+from tutor.sandbox.ending import Ending
 from tutor.sandbox.limits import Limits
-from tutor.sandbox.verdict import Ending
 
 
 class Control(Protocol):

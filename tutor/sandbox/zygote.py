@@ -21,9 +21,9 @@ import time
 
 from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, hugepages, mpmain, reaper, syscalls
+from tutor.sandbox.ending import run_status
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
-from tutor.sandbox.verdict import classify
 from tutor.sandbox.watch import Watch, timings
 
 #: the seed torch versions that do not seed from the OS give a fresh process's generator
@@ -333,7 +333,7 @@ class Zygote:
         reaper.remove(scratch)
         reaper.remove(mpmain.answer_path(scratch))
         end.result = watch.result()
-        status, reason = classify(end, limits)
+        status, reason = run_status(end, limits)
         reply |= {
             "status": status,
             "reason": reason,

@@ -1,4 +1,5 @@
-"""Turn how a forked run ended into a verdict: status plus one plain line of reason.
+"""How a forked run ended (``Ending``) and the status it earns: ``run_status`` gives the status
+plus one plain line of reason.
 
 Torch-free; used by the runtime after each child has been reaped.
 """
@@ -51,7 +52,7 @@ def signal_name(num: int) -> str:
         return f"signal {num}"
 
 
-def classify(end: Ending, limits: Limits) -> tuple[str, str]:
+def run_status(end: Ending, limits: Limits) -> tuple[str, str]:
     """The (status, reason) of a run; see ``tutor.sandbox.result.Status``."""
     secs = f"{limits.timeout:.1f} s"
     result = end.result or {}
@@ -81,7 +82,7 @@ def classify(end: Ending, limits: Limits) -> tuple[str, str]:
 
 
 def _by_exit_code(code: int, result: dict, limits: Limits) -> tuple[str, str]:
-    """The verdict of a child that exited: the exit code decides, the report only explains.
+    """The status of a child that exited: the exit code decides, the report only explains.
 
     The report comes from the process learner code ran in, so a forged one ("ok" for a run
     that raised) can change no status; it is used only where it agrees with the exit code.
