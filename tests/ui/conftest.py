@@ -53,3 +53,36 @@ def make_app_fixture():
 @pytest.fixture(name="fixtures_dir")
 def fixtures_dir_fixture() -> Path:
     return FIXTURES
+
+
+LONG_SNIPPET = """---
+chapter: 1
+title: "Long lines"
+thesis: A tensor is a view onto storage; strides are the map.
+torch: "2.13.0"
+---
+
+# Long lines
+
+```python run
+x = torch.arange(6)
+for name, v in {"view": x.view(2, 3), "reshape": x.reshape(3, 2)}.items():
+    same = v.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    print(name, same)
+```
+
+```output
+view True
+reshape True
+```
+"""
+
+
+@pytest.fixture(name="long_lesson_app")
+def long_lesson_app_fixture(tmp_path):
+    """The app on the fixture catalog with a chapter 1 lesson whose snippet has long lines."""
+    catalog = fixture_catalog()
+    path = tmp_path / "01-long.md"
+    path.write_text(LONG_SNIPPET)
+    catalog.lessons[1] = load_lesson(path)
+    return make_app(catalog=catalog, warm_sandbox=False)

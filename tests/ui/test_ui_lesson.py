@@ -163,3 +163,18 @@ async def test_r_never_runs_a_focused_snippet_scrolled_out_of_sight(make_app):
         await pilot.pause()
         assert views[0].live is None
         assert views[1].live.stdout == "(1, 3)\n" and screen.focused is views[1]
+
+
+async def test_a_long_code_line_wraps_as_a_marked_continuation_at_80_columns(long_lesson_app):
+    app = long_lesson_app
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_lesson(app, pilot)
+        code = screen.query_one(SnippetView).query_one(".snippet-code")
+        lines = [strip.text.rstrip() for strip in code.render_lines(code.region.reset_offset)]
+        lines = [line.strip() for line in lines if line.strip()]
+        width = code.content_region.width
+        assert all(len(line) <= width for line in lines)
+        # the statement's rest hangs under it, marked, not at the margin as a new statement
+        at = lines.index("same = v.untyped_storage().data_ptr() ==")
+        assert lines[at + 1] == "↪ x.untyped_storage().data_ptr()"
+        assert lines[-1] == "print(name, same)"

@@ -185,3 +185,12 @@ def test_code_drill_light_theme(snap_compare, make_app, monkeypatch):
 
     app = make_app(warm_sandbox=False)
     assert snap_compare(app, terminal_size=(100, 28), run_before=run_before)
+
+
+def test_lesson_long_code_80x24(snap_compare, long_lesson_app):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+
+    assert snap_compare(long_lesson_app, terminal_size=(80, 24), run_before=run_before)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
+
+from tutor.ui.widgets.wrapped_code import WrappedCode
 
 
 def run_output(result: Any) -> str:
@@ -57,7 +58,7 @@ class SnippetView(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"▶ run (r) · snippet {self.index + 1}"), classes="snippet-head")
         yield Static(
-            Syntax(self.code.rstrip("\n"), "python", theme="ansi_dark", word_wrap=True),
+            WrappedCode(self.code.rstrip("\n")),
             classes="snippet-code",
         )
         with Horizontal(classes="snippet-outputs"):
