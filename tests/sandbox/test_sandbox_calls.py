@@ -19,7 +19,7 @@ def test_backends_probe_reports_torch(sandbox):
     value = result.value
     assert value["torch"].startswith("2.")
     assert value["backends"]["cpu"]["available"] is True
-    assert set(value["backends"]) == {"cpu", "cuda", "mps", "xla", "torchax"}
+    assert set(value["backends"]) == {"cpu", "cuda", "mps", "xla", "torchax", "inductor"}
     assert isinstance(value["backends"]["cuda"]["available"], bool)
 
 

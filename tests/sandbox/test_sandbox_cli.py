@@ -85,7 +85,7 @@ def test_doctor_json(tutor_home):
     listed = [r["runtime"] for r in data["runtimes"]]
     assert listed == (["default", "xla"] if built_python("xla") else ["default"])
     assert report["torch"].startswith("2.")
-    assert set(report["backends"]) == {"cpu", "cuda", "mps", "xla", "torchax"}
+    assert set(report["backends"]) == {"cpu", "cuda", "mps", "xla", "torchax", "inductor"}
     assert "rlimits" in report["containment"]["active"]
     names = {check["name"] for check in report["selftest"]}
     assert {"runs as non-root", "network is blocked", "fork storm is contained"} <= names

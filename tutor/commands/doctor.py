@@ -10,17 +10,18 @@ import click
 
 def _backend_line(backends: dict) -> str:
     parts = []
-    for name in ("cpu", "cuda", "mps", "xla", "torchax"):
+    for name in ("cpu", "cuda", "mps", "xla", "torchax", "inductor"):
         info = backends.get(name, {})
         mark = "yes" if info.get("available") else "no"
         extra = []
         if name == "cuda" and info.get("available"):
             extra.append(f"{info.get('devices', 0)} device(s)")
-        if name == "xla":
-            if info.get("pjrt_device") or info.get("device_type"):
-                extra.append(f"PJRT {info.get('device_type') or info.get('pjrt_device')}")
-            if not info.get("available") and info.get("detail"):
-                extra.append(info["detail"])
+        if name == "xla" and (info.get("pjrt_device") or info.get("device_type")):
+            extra.append(f"PJRT {info.get('device_type') or info.get('pjrt_device')}")
+        if name == "inductor" and info.get("available"):
+            extra.append(f"torch.compile with {info.get('compiler')}")
+        if name in ("xla", "inductor") and not info.get("available") and info.get("detail"):
+            extra.append(info["detail"])
         if info.get("version") and info.get("available"):
             extra.append(info["version"])
         parts.append(f"{name} {mark}" + (f" ({', '.join(extra)})" if extra else ""))

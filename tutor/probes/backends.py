@@ -11,7 +11,9 @@ import importlib.metadata
 import importlib.util
 import os
 import platform
+import shutil
 import sys
+import sysconfig
 
 import torch
 
@@ -42,8 +44,33 @@ def _xla() -> dict:
     return info
 
 
+def inductor(compiler: str | None = None, include: str | None = None) -> dict:
+    """Whether torch.compile's default backend can build its C++ kernels in this process: a C++
+    compiler it may run (``$CXX`` or g++, as inductor picks it) and a ``Python.h`` it may read
+    (``sysconfig``'s include folder). ``detail`` says plainly what is missing."""
+    compiler = compiler or os.environ.get("CXX") or "g++"
+    include = include or sysconfig.get_path("include") or ""
+    found = shutil.which(compiler)
+    header = os.path.join(include, "Python.h")
+    info: dict = {"available": False, "compiler": found or compiler, "headers": include}
+    if found is None:
+        info["detail"] = (
+            f"no C++ compiler: {compiler} is not on the runtime's PATH; torch.compile's "
+            "inductor builds its kernels with one (install g++)"
+        )
+    elif not os.access(header, os.R_OK):
+        info["detail"] = (
+            f"{header} is missing or unreadable here; torch.compile's inductor builds its "
+            "kernels against it (install the Python development headers)"
+        )
+    else:
+        info["available"] = True
+    return info
+
+
 def report(import_xla: bool = True) -> dict:
-    """Torch version, Python, and the backends: cpu, cuda, mps, xla (with PJRT device), torchax."""
+    """Torch version, Python, and the backends: cpu, cuda, mps, xla (with PJRT device), torchax,
+    and inductor (torch.compile's C++ kernels: see ``inductor``)."""
     cuda = {"available": bool(torch.cuda.is_available())}
     if cuda["available"]:
         cuda["devices"] = torch.cuda.device_count()
@@ -65,5 +92,6 @@ def report(import_xla: bool = True) -> dict:
             "mps": mps,
             "xla": xla,
             "torchax": torchax,
+            "inductor": inductor(),
         },
     }

@@ -108,6 +108,21 @@ def _by_exit_code(code: int, result: dict, limits: Limits) -> tuple[str, str]:
     return "error", "raised an exception (its report did not arrive intact)"
 
 
+#: exception types torch.compile raises when inductor could not build its C++ kernels
+COMPILE_FAILURES = frozenset(
+    {"InductorError", "BackendCompilerFailed", "CppCompileError", "InvalidCxxCompiler"}
+)
+
+
+def compile_reason(reason: str, exception: dict | None, problem: str | None) -> str:
+    """The reason of a run that failed in torch.compile on a runtime that cannot build C++
+    (``problem``: what it lacks, said plainly), instead of the compiler's output; ``reason``
+    unchanged for any other failure."""
+    if problem and (exception or {}).get("type") in COMPILE_FAILURES:
+        return f"torch.compile cannot build its kernels in this runtime: {problem}"
+    return reason
+
+
 def _one_line(text: str, width: int = 160) -> str:
     """The first line of ``text``, shortened to ``width`` characters."""
     line = text.strip().splitlines()[0] if text.strip() else text

@@ -20,8 +20,8 @@ import tempfile
 import time
 
 from tutor.paths import PROJECT_ROOT
-from tutor.sandbox import containment, hugepages, mpmain, reaper, syscalls
-from tutor.sandbox.ending import run_status
+from tutor.sandbox import containment, cxx, hugepages, mpmain, reaper, syscalls
+from tutor.sandbox.ending import compile_reason, run_status
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
 from tutor.sandbox.watch import Watch, timings
@@ -142,6 +142,7 @@ COMPILE_PRELOAD = (
     "torch._inductor.codecache",
     "torch._inductor.codegen.cpp",
     "torch._inductor.cpp_builder",
+    "torch._inductor.cpu_vec_isa",
     "torch._functorch.aot_autograd",
 )
 
@@ -178,6 +179,7 @@ class Zygote:
         self.layers = layers + (["uid"] if self.uid is not None else [])
         self.private_tmp = "bwrap" in layers
         self.lines = LineReader()
+        self.compile_problem: str | None = None  # why runs here cannot build C++ (see warm_compile)
         self.queue: list[dict] = []
         self.exiting = False
         reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
@@ -192,6 +194,11 @@ class Zygote:
         os.mkdir(self.compile_cache, 0o700)
         if self.uid is not None:
             os.chown(self.compile_cache, self.uid, self.uid)
+            # a C++ compiler in a run (inductor, cpp_extension) needs Python.h readable by the uid
+            with contextlib.suppress(
+                OSError
+            ):  # else `tutor doctor` says the headers are unreadable
+                cxx.share_headers(os.path.join(self.base, "python"))
         # inside bwrap, what /tmp holds now (the base, bound project dirs) stays; runs' files go
         self.keep = {self.base}
         if self.private_tmp:
@@ -334,6 +341,9 @@ class Zygote:
         reaper.remove(mpmain.answer_path(scratch))
         end.result = watch.result()
         status, reason = run_status(end, limits)
+        if status == "error" and limits.profile == "compile":
+            exception = (end.result or {}).get("exception")
+            reason = compile_reason(reason, exception, self.compile_problem)
         reply |= {
             "status": status,
             "reason": reason,
@@ -352,6 +362,9 @@ class Zygote:
         if getattr(self, "compile_warm", False):
             return
         self.compile_warm = True
+        with contextlib.suppress(Exception):  # a probe module that fails to import is reported
+            backends = importlib.import_module("tutor.probes.backends")
+            self.compile_problem = backends.inductor().get("detail")
         os.environ.update(self.agent.compile_env(self.compile_cache))  # read at import time
         for name in COMPILE_PRELOAD:
             with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
@@ -361,8 +374,27 @@ class Zygote:
             # computed at import from the zygote's user (root): point it into the cache instead
             codecache._HEADER_DIR = os.path.join(self.compile_cache, "precompiled_headers")
             codecache._HEADER_LOCK_DIR = os.path.join(codecache._HEADER_DIR, "locks")
+        self.probe_vec_isa()
         gc.collect()
         gc.freeze()
+
+    def probe_vec_isa(self) -> None:
+        """Learn once, here, which SIMD instructions inductor's kernels may use; runs inherit
+        the answer. Inductor learns it by building a small library and loading it in a new
+        Python, which a run's uid may not be allowed to start (a Python under a private home
+        without bubblewrap). The probe builds in a folder of its own, removed after it, so
+        nothing in the runs' compile cache belongs to this process's user."""
+        cpu_vec_isa = sys.modules.get("torch._inductor.cpu_vec_isa")
+        if cpu_vec_isa is None:
+            return
+        probe = tempfile.mkdtemp(dir=self.base, prefix="vec-isa-")
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = probe
+        try:
+            with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
+                cpu_vec_isa.valid_vec_isa_list()
+        finally:
+            os.environ["TORCHINDUCTOR_CACHE_DIR"] = self.compile_cache
+            reaper.remove(probe)
 
     def _sweeps(self) -> bool:
         return self.uid is not None or self.private_tmp
