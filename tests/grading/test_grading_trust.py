@@ -104,6 +104,32 @@ def test_patching_the_grading_probe_through_sys_modules(trust, box):
     refused(graded(trust, box, "doubled", code), "y is not twice x")
 
 
+def test_forged_names_with_the_results(trust, box):
+    # the assert stage's names travel with the results; a learner that replaces them with
+    # something that is not its names gets no verdict from them
+    code = (
+        "import sys\n"
+        "m = sys.modules['tutor.probes.grade_learner']\n"
+        "real = m.send\n"
+        "def send(sock, message):\n"
+        "    if message.get('op') == 'ran':\n"
+        "        message['names'] = {'t': 'none'}\n"
+        "    real(sock, message)\n"
+        "m.send = send\n"
+        "y = x + 1\n"
+    )
+    refused(graded(trust, box, "doubled", code), "names")
+
+
+def test_a_peer_named_by_the_caller_is_not_the_judges_peer(trust, box):
+    from tutor.grading.engine import judge, plan
+
+    ref, answer = trust["double"], HONEST["double"]
+    p = plan(ref, answer, 3)
+    result = box.call(p.call.target, timeout=p.call.timeout, **p.call.kwargs, peer=[1, 0, 2])
+    assert judge(ref, p, answer, result).correct, result
+
+
 def test_replacing_json_dumps(trust, box):
     code = f"import json\njson.dumps = lambda *a, **k: {json.dumps(FORGED_RAN)!r}\n" + WRONG_DOUBLE
     refused(graded(trust, box, "double", code))

@@ -293,6 +293,7 @@ class Ran(_Strict):
     stage: Literal["done", "setup_error", "answer_error"]
     error: ErrorInfo | None = None
     outputs: list[Output] = Field(default_factory=list)
+    names: Wire | None = Field(default=None, description="the names the assert stage reads")
     forbidden: list[StrictStr] = Field(default_factory=list, description="traced so far")
 
 
@@ -315,5 +316,5 @@ class Ended(_Strict):
 
 LearnerMessage = Annotated[Ran | Reply | Ended, Field(discriminator="op")]
 
-for _model in (WTensor, WTuple, WList, WDict, Output, Reply):
+for _model in (WTensor, WTuple, WList, WDict, Output, Ran, Reply):
     _model.model_rebuild()

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import socket
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import torch
 
@@ -35,7 +37,7 @@ from tutor.probes.data_grading import ExitInfo
 from tutor.probes.grade_compare import diff, input_change, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
-from tutor.probes.grade_link import Gone, in_child, spawn
+from tutor.probes.grade_link import Gone, in_child, serve_learner, spawn
 from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
 from tutor.probes.grade_run import describe_error, fresh_namespace, manual_seed, run_code
 from tutor.probes.values import encode, encode_tensor
@@ -179,18 +181,32 @@ def _names(code: str) -> set[str]:
     return found - _OWN - set(dir(builtins))
 
 
-def _assert(learner: Learner, assert_code: str, seed: int) -> dict[str, Any]:
+def _wanted(assert_code: str | None) -> list[str] | None:
+    """The learner's names the ``assert`` stage reads (None: no stage, or it does not parse)."""
+    if not assert_code:
+        return None
+    try:
+        return sorted(_names(assert_code))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+def _assert(learner: Learner, assert_code: str, seed: int, sent: Any) -> dict[str, Any]:
     """Run the ``assert`` stage here, in the judge, over the learner's names rebuilt as data
-    (objects of its process stand in as ``Remote``s)."""
+    (objects of its process stand in as ``Remote``s). ``sent``: the names as the ``ran``
+    message carried them (wire data), or None to ask for them now."""
     ns = fresh_namespace()
     try:
         wanted = sorted(_names(assert_code))
     except SyntaxError as exc:
         return {"ok": False, **describe_error(exc, "<assert>")}
-    try:
-        given = learner.request("names", names=wanted) if wanted else {}
-    except LearnerRaised as exc:
-        raise BadData(f"it could not give its names ({exc})") from None
+    if sent is not None:
+        given = learner.value(sent)
+    else:
+        try:
+            given = learner.request("names", names=wanted) if wanted else {}
+        except LearnerRaised as exc:
+            raise BadData(f"it could not give its names ({exc})") from None
     if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
         raise BadData("it answered the names with something else")
     ns.update({k: own_module(k, v) for k, v in given.items() if k in wanted})
@@ -237,7 +253,7 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
             out["matched"] = _matched(learner, kw, raw["outputs"])
     clock["compare_ms"] = _ms(start) - clock["learner_ms"]
     if kw["assert_code"]:
-        out["assert"] = _assert(learner, kw["assert_code"], kw["seed"])
+        out["assert"] = _assert(learner, kw["assert_code"], kw["seed"], raw.get("names"))
     out["forbidden"] = learner.end()
     clock["assert_ms"] = _ms(start) - clock["learner_ms"] - clock["compare_ms"]
     return out
@@ -263,6 +279,7 @@ def check_code(
     allow: list[str] | None = None,
     compare: dict[str, str] | None = None,
     wrongs: list[str] | None = None,
+    peer: list[int] | None = None,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
@@ -276,17 +293,24 @@ def check_code(
     ``allow`` (when not empty) is the only torch calls the answer may make; ``compare`` the
     drill's comparison policy; ``wrongs`` the drill's wrong answers with feedback (rendered; ""
     for one without): on a failure, ``matched`` names the first one the answer behaves like.
+    ``peer`` (set by the runtime, never by a caller): the learner's process it forked beside
+    this one for these arguments, as ``[pid, channel fd, status fd]``; else one is forked here.
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
         "failure": None, "matched": None, "assert": None, "notes": [], "timings": {},
     }  # fmt: skip
     forked = time.perf_counter()
-    spec = {"setup": setup, "answer": answer, "call": call, "trials": trials,
-            "forbid": forbid, "allow": allow or [], "seed": seed,
-            "inputs_unchanged": inputs_unchanged}  # fmt: skip
-    hidden = [reference, assert_code or "", *(wrongs or []), *(secrets or [])]
-    learner = Learner(*spawn(learner_side(spec), hidden, keep=[setup, answer]))
+    spec, hidden, keep = _learner_spec(
+        {"setup": setup, "answer": answer, "reference": reference, "call": call,
+         "trials": trials, "assert_code": assert_code, "forbid": forbid, "seed": seed,
+         "secrets": secrets, "inputs_unchanged": inputs_unchanged, "allow": allow,
+         "wrongs": wrongs}
+    )  # fmt: skip
+    if peer is None:
+        learner = Learner(*spawn(learner_side(spec), hidden, keep))
+    else:  # forked by the runtime beside this process (see learner_process)
+        learner = Learner(peer[0], socket.socket(fileno=peer[1]), status_fd=peer[2])
     out["timings"]["fork_ms"] = _ms(forked)
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
           "assert_code": assert_code, "tolerance": tolerance, "seed": seed,
@@ -302,7 +326,32 @@ def check_code(
         learner.kill()
         return {**out, "stage": "learner_data", "error": error}
     finally:
-        learner.finish()
+        learner.release()
+
+
+def _learner_spec(kw: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """What the learner's process of ``check_code(**kw)`` runs (``learner_side``'s spec: nothing
+    of the reference or the ``assert`` code but the names it reads), the texts to wipe from its
+    memory, and the texts it keeps."""
+    spec = {k: kw.get(k) for k in ("setup", "answer", "call", "trials", "forbid", "seed")}
+    spec |= {"allow": kw.get("allow") or [], "inputs_unchanged": bool(kw.get("inputs_unchanged"))}
+    spec["names"] = _wanted(kw.get("assert_code"))
+    hidden = [kw.get("reference") or "", kw.get("assert_code") or ""]
+    hidden += [*(kw.get("wrongs") or []), *(kw.get("secrets") or [])]
+    return spec, hidden, [spec["setup"], spec["answer"]]
+
+
+def learner_process(kwargs: dict[str, Any]) -> Callable[[], NoReturn]:
+    """The body of the learner's process the runtime forks beside the judge for one
+    ``check_code`` call (its channel at ``grade_link.CHANNEL_FD``); the judge then gets
+    ``peer``. Forking from the runtime costs a few ms less than forking from the judge,
+    and the two processes start together."""
+    spec, hidden, keep = _learner_spec(kwargs)
+    return lambda: serve_learner(learner_side(spec), hidden, keep)
+
+
+#: probes of this module that want a learner's process forked beside them, and its body
+COMPANIONS = {"check_code": learner_process}
 
 
 def _check_seed(kwargs: dict[str, Any], secrets: list[str]) -> dict[str, Any]:

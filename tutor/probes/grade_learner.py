@@ -4,7 +4,7 @@ DATA to the judge, and answers the judge's requests; it never learns the verdict
 1. ``setup`` then the learner's code, in a fresh namespace, under a :class:`ForbidTrace`;
 2. with ``call``: the learner's function on every trial input (built from the trial specs, the
    same way the judge builds them), each result encoded as wire data (``grade_wire``);
-3. one ``ran`` message, then requests from the judge's ``assert`` stage (``names``,
+3. one ``ran`` message (with the values of the names the ``assert`` stage reads), then requests from the judge's ``assert`` stage (``names``,
    ``getattr``, ``call``, ``getitem``, ``iter``, ``next``, ``len``), each run under the trace and
    answered with data or a handle, until the judge closes the channel. Every message carries
    the forbidden calls the trace has seen so far.
@@ -93,8 +93,7 @@ def _do(request: dict[str, Any], ns: dict[str, Any], handles: Handles) -> Any:
     raise ValueError(f"unknown request {op!r}")
 
 
-def _serve(sock: socket.socket, ns: dict[str, Any], trace: ForbidTrace) -> None:
-    handles = Handles()
+def _serve(sock: socket.socket, ns: dict[str, Any], trace: ForbidTrace, handles: Handles) -> None:
     while True:
         try:
             request = recv(sock)
@@ -120,15 +119,22 @@ def _serve(sock: socket.socket, ns: dict[str, Any], trace: ForbidTrace) -> None:
 def learner_side(spec: dict[str, Any]) -> Any:
     """The function :func:`grade_link.spawn` runs in the learner's process.
 
-    ``spec`` holds ``setup``, ``answer``, ``call``, ``trials``, ``forbid`` and ``seed`` only:
-    nothing of the reference or the ``assert`` code.
+    ``spec`` holds ``setup``, ``answer``, ``call``, ``trials``, ``forbid``, ``allow``, ``seed``,
+    ``inputs_unchanged`` and ``names`` (the names the ``assert`` stage reads, sent with the
+    ``ran`` message to save a round trip) only: nothing else of the reference or the ``assert``
+    code.
     """
 
     def side(sock: socket.socket) -> None:
         trace = ForbidTrace(spec["forbid"], spec.get("allow"))
         ns = fresh_namespace()
+        handles = Handles()
         manual_seed(int(spec["seed"]))
-        send(sock, {**_ran(spec, ns, trace), "forbidden": list(trace.used)})
-        _serve(sock, ns, trace)
+        ran = _ran(spec, ns, trace)
+        wanted = spec.get("names")
+        if ran["stage"] == "done" and wanted is not None:  # the assert stage's, sent ahead
+            ran["names"] = _wire({n: ns[n] for n in wanted if n in ns}, handles)
+        send(sock, {**ran, "forbidden": list(trace.used)})
+        _serve(sock, ns, trace, handles)
 
     return side

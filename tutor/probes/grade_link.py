@@ -1,10 +1,13 @@
 """Runtime side: the one channel between the judge's process and the learner's.
 
-The judge forks the learner's process with :func:`spawn`. In the learner's process every
-descriptor is closed but stdin (``/dev/null``), stdout, stderr and one socket (fd 3, which also
-replaces the judge's result pipe), the text of the drill's reference and ``assert`` code is
-overwritten in its copy of memory, and then the learner's side runs. The judge makes itself
-non-dumpable, so the learner's process (the same uid) can neither ptrace it nor read its memory.
+A grading call's learner process is forked by the runtime beside the judge (the zygote's fork
+is the cheap one; ``tutor.sandbox.zygote``), or by the judge itself with :func:`spawn` (more
+seeds in one call). Either way every descriptor in it is closed but stdin (``/dev/null``),
+stdout, stderr and one socket (fd 3, where a run has its result pipe), the text of the drill's
+reference and ``assert`` code is overwritten in its copy of memory, and then the learner's side
+runs (:func:`serve_learner`). The judge is not dumpable (a judge forked by the runtime never
+becomes dumpable; one that spawns makes itself so), so the learner's process (the same uid) can
+neither ptrace it nor read its memory.
 
 Messages are length-prefixed JSON (:func:`send`, :func:`recv`); nothing is ever unpickled.
 """
@@ -13,12 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import ctypes.util
+import functools
 import json
 import os
 import socket
 import sys
 import traceback
 from collections.abc import Callable
+from typing import NoReturn
 
 MAX_MESSAGE = 64 * 1024 * 1024
 CHANNEL_FD = 3
@@ -86,10 +92,15 @@ def scrub(texts: list[str]) -> None:
 def not_dumpable() -> bool:
     """prctl(PR_SET_DUMPABLE, 0): no ptrace, no /proc/PID/mem for a same-uid process."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        return _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """The C library alone (a lookup in ``CDLL(None)`` searches torch's symbols too: ms)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 
 def spawn(
@@ -100,29 +111,60 @@ def spawn(
     ``secrets`` are wiped from the learner's memory, except texts equal to one in ``keep``
     (what the learner's side needs, e.g. the answer when the reference itself is checked).
     """
+    reap_finished()
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:  # the learner's process: never returns
-        exit_now = os._exit  # learner code may replace os._exit; this reference stays
-        code = LEARNER_FAILED
         try:
             ours.close()
             os.dup2(theirs.fileno(), CHANNEL_FD)  # replaces the judge's result pipe
             theirs.close()
             os.closerange(CHANNEL_FD + 1, 65536)
-            scrub([s for s in secrets if s not in keep])
-            side(socket.socket(fileno=CHANNEL_FD))
-            code = 0
-        except OSError:  # the judge closed the channel: it has what it needs
-            pass
-        except BaseException:  # noqa: BLE001 - report and leave; the judge gives the verdict
-            with contextlib.suppress(BaseException):
-                os.write(2, traceback.format_exc().encode()[-2000:])
-        finally:
-            exit_now(code)
+        except BaseException:  # noqa: BLE001
+            os._exit(LEARNER_FAILED)
+        serve_learner(side, secrets, keep)
     theirs.close()
     not_dumpable()
+    _FORKED.append(pid)
     return pid, ours
+
+
+def serve_learner(
+    side: Callable[[socket.socket], None], secrets: list[str], keep: list[str]
+) -> NoReturn:
+    """Run the learner's side on the channel at ``CHANNEL_FD`` and exit; never returns.
+
+    The body of a learner's process, whoever forked it: the judge (:func:`spawn`) or the
+    runtime, beside the judge (``tutor.probes.grade_code.learner_process``)."""
+    exit_now = os._exit  # learner code may replace os._exit; this reference stays
+    code = LEARNER_FAILED
+    try:
+        scrub([s for s in secrets if s not in keep])
+        side(socket.socket(fileno=CHANNEL_FD))
+        code = 0
+    except OSError:  # the judge closed the channel: it has what it needs
+        pass
+    except BaseException:  # noqa: BLE001 - report and leave; the judge gives the verdict
+        with contextlib.suppress(BaseException):
+            os.write(2, traceback.format_exc().encode()[-2000:])
+    finally:
+        exit_now(code)
+
+
+#: learner processes this process forked and has not reaped yet
+_FORKED: list[int] = []
+
+
+def reap_finished() -> None:
+    """Reap the learner processes forked here that have ended (they are let go without a wait
+    once the judge has their results)."""
+    for pid in list(_FORKED):
+        try:
+            done = os.waitpid(pid, os.WNOHANG)[0]
+        except ChildProcessError:
+            done = pid
+        if done:
+            _FORKED.remove(pid)
 
 
 def in_child(work: Callable[[], object]) -> object:

@@ -107,10 +107,16 @@ _STOP = object()
 
 
 class Learner:
-    """The judge's side of the channel to one learner process."""
+    """The judge's side of the channel to one learner process.
 
-    def __init__(self, pid: int, sock: socket.socket) -> None:
+    The process is the judge's own child (forked by ``grade_link.spawn``), or, with
+    ``status_fd``, its sibling that the runtime forked beside it: the runtime reaps that one
+    and writes its wait status (4 bytes) on ``status_fd`` when it ends.
+    """
+
+    def __init__(self, pid: int, sock: socket.socket, status_fd: int | None = None) -> None:
         self.pid, self.sock = pid, sock
+        self.status_fd = status_fd
         self.status: int | None = None
         self.forbidden: list[str] = []
 
@@ -194,26 +200,53 @@ class Learner:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
 
-    def finish(self, wait: float = 1.0) -> ExitInfo | None:
-        """Reap the process (killed if it lingers past ``wait`` s); how it ended, if badly."""
+    def release(self) -> None:
+        """Close the channel and let the process go without waiting for its end (it ends on
+        its own when the channel closes; the runtime reaps what is left after the run)."""
         with contextlib.suppress(OSError):
             self.sock.close()
-        if self.status is None:
-            try:
-                fd = os.pidfd_open(self.pid)
-            except (AttributeError, OSError):
-                fd = None
-            if fd is not None:
-                ready, _, _ = select.select([fd], [], [], wait)
-                os.close(fd)
-                if not ready:
-                    with contextlib.suppress(OSError):
-                        os.kill(self.pid, signal.SIGKILL)
-            else:
-                with contextlib.suppress(OSError):
-                    os.kill(self.pid, signal.SIGKILL)
-            self.status = os.waitpid(self.pid, 0)[1]
-        return describe_exit(self.status)
+        if self.status_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.status_fd)
+            self.status_fd = -1
+
+    def finish(self, wait: float = 1.0) -> ExitInfo | None:
+        """How the process ended, if badly (killed if it lingers past ``wait`` s)."""
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        if self.status is None and self.status_fd is not None:
+            self.status = self._sibling_status(wait)
+        elif self.status is None:
+            self.status = self._child_status(wait)
+        return describe_exit(self.status) if self.status is not None else None
+
+    def _child_status(self, wait: float) -> int:
+        try:
+            fd = os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            fd = None
+        if fd is not None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            os.close(fd)
+            if not ready:
+                self.kill()
+        else:
+            self.kill()
+        return os.waitpid(self.pid, 0)[1]
+
+    def _sibling_status(self, wait: float) -> int | None:
+        """The wait status the runtime sends when it reaps the sibling (None: unknown)."""
+        fd = self.status_fd
+        if fd is None or fd < 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], wait)
+        if not ready:
+            self.kill()
+            ready, _, _ = select.select([fd], [], [], wait)
+        data = os.read(fd, 4) if ready else b""
+        os.close(fd)
+        self.status_fd = -1
+        return int.from_bytes(data, "little", signed=True) if len(data) == 4 else None
 
 
 def own_module(name: str, value: Any) -> Any:

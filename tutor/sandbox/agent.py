@@ -85,6 +85,9 @@ class Job:
         self.limits = Limits.from_json(request.get("limits", {}))
         self.ipcns = False
         """Whether the run gets an IPC namespace of its own."""
+        self.peer: list[int] | None = None
+        """For a judge: ``[pid, channel fd, status fd]`` of the learner's process forked
+        beside it (see ``companion``); the probe gets it as its ``peer`` argument."""
 
 
 def child_main(job: Job) -> None:
@@ -108,7 +111,7 @@ def _child(job: Job, exit_now, failed=FAILED) -> None:
     failed = dict(failed)  # a copy made before learner code runs: it cannot rebind this one
     code = RAISED
     try:
-        report = _execute(job.request)
+        report = _execute(job.request, job.peer)
         if report.get("raised") is True:
             code = failed.get(report.get("kind"), RAISED)
         elif report.get("kind") == "exit":
@@ -137,6 +140,35 @@ def _child(job: Job, exit_now, failed=FAILED) -> None:
     exit_now(code)
 
 
+def companion(request: dict):
+    """The body of the learner's process to fork beside the probe this request calls, when
+    the probe's module lists one in ``COMPANIONS`` (else None). Its modules were imported
+    when the runtime started, so this runs nothing new in the runtime."""
+    target = request.get("target")
+    if request.get("op") != "call" or not isinstance(target, str) or not TARGET.match(target):
+        return None
+    module_name, func_name = target.split(":")
+    table = getattr(sys.modules.get(module_name), "COMPANIONS", None)
+    return table.get(func_name) if isinstance(table, dict) else None
+
+
+def companion_main(job: Job, body) -> None:
+    """Entry point of the learner's process forked beside a judge: prepared like any run, with
+    the channel to the judge at fd 3 (``job.res_fd``), then ``body(kwargs)()``. Never returns."""
+    exit_now = os._exit
+    try:
+        _prepare(job)
+        run = body(job.request.get("kwargs") or {})
+    except BaseException:  # noqa: BLE001 - no sandbox, or no learner: the judge reports it
+        with contextlib.suppress(BaseException):
+            os.write(2, traceback.format_exc().encode()[-2000:])
+        exit_now(SETUP_FAILED)
+    try:
+        run()
+    finally:
+        exit_now(SETUP_FAILED)
+
+
 def _safe_name(exc: BaseException) -> str:
     try:
         return str(type(exc).__name__)
@@ -161,7 +193,12 @@ def _prepare(job: Job) -> None:
     os.dup2(job.out_fd, 1)
     os.dup2(job.err_fd, 2)
     os.dup2(job.res_fd, 3)
-    os.closerange(4, 65536)
+    kept = sorted(job.peer[1:]) if job.peer else []
+    low = 4
+    for fd in kept:  # the peer's descriptors, above 3 (the zygote opened them after its own)
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, 65536)
     for sig in (
         signal.SIGINT,
         signal.SIGTERM,
@@ -201,7 +238,8 @@ def _prepare(job: Job) -> None:
         if os.geteuid() == 0 or os.getuid() == 0:
             raise RuntimeError("could not drop root")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
-    prctl(PR_SET_DUMPABLE, 1)
+    if job.peer is None:  # a judge stays non-dumpable (as the zygote is): its peer has its uid
+        prctl(PR_SET_DUMPABLE, 1)
     if not os.access(sys.executable, os.X_OK):
         _refuse_new_pythons()
     torch.set_num_threads(max(1, job.limits.threads))
@@ -276,11 +314,15 @@ def _reseed() -> None:
             numpy.random.seed()
 
 
-def _execute(request: dict) -> dict:
+def _execute(request: dict, peer: list[int] | None = None) -> dict:
     """Run the code or call the probe; describe the outcome as a JSON-ready dict."""
     try:
         if request.get("op") == "call":
-            value = _call(request["target"], request.get("kwargs") or {})
+            kwargs = dict(request.get("kwargs") or {})
+            kwargs.pop("peer", None)  # only the runtime says which process is the peer
+            if peer is not None:
+                kwargs["peer"] = peer
+            value = _call(request["target"], kwargs)
             return {"kind": "ok", "value": value}
         _run(request["code"])
         return {"kind": "ok", "value": None}

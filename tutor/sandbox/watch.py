@@ -43,6 +43,8 @@ class Watch:
         self.pid = 0
         self.reaped = False
         self.stopped_for: str | None = None
+        self.peer = 0
+        self.peer_status = -1
 
     def open(self) -> tuple[int, int, int]:
         """Create the pipes; return the write ends for the child."""
@@ -61,6 +63,31 @@ class Watch:
         for fd in self._child_ends:
             os.close(fd)
 
+    def companion(self, pid: int, status_fd: int) -> None:
+        """Also follow a learner's process forked beside the run: when it ends, reap it and
+        write its wait status (4 bytes) on ``status_fd`` for the run to read."""
+        self.peer, self.peer_status = pid, status_fd
+
+    def _peer_ended(self) -> bool:
+        """Reap the companion if it ended and pass its status on; True once it is done."""
+        try:
+            pid, status = os.waitpid(self.peer, os.WNOHANG)
+        except ChildProcessError:
+            pid, status = self.peer, 0
+        if not pid:
+            return False
+        with contextlib.suppress(OSError):
+            os.write(self.peer_status, status.to_bytes(4, "little", signed=True))
+        self.close_peer()
+        return True
+
+    def close_peer(self) -> None:
+        """Close the companion's status pipe (its reader then sees that no status comes)."""
+        if self.peer_status >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.peer_status)
+            self.peer_status = -1
+
     def stop(self, why: str) -> None:
         """Kill the child's whole session now; remember the first reason."""
         if self.stopped_for is None:
@@ -70,6 +97,9 @@ class Watch:
         for kill in (os.killpg, os.kill):
             with contextlib.suppress(OSError):
                 kill(self.pid, signal.SIGKILL)
+        if self.peer and self.peer_status >= 0:
+            with contextlib.suppress(OSError):
+                os.kill(self.peer, signal.SIGKILL)
 
     def read(self, name: str) -> bool:
         """Read what is there on one pipe; False at end of file."""
@@ -101,6 +131,11 @@ class Watch:
             sel.register(pidfd, selectors.EVENT_READ, "exit")
         except (AttributeError, OSError):
             pidfd = None
+        peerfd = None
+        if self.peer:
+            with contextlib.suppress(AttributeError, OSError):
+                peerfd = os.pidfd_open(self.peer)
+                sel.register(peerfd, selectors.EVENT_READ, "peer")
         deadline = self.t0 + self.limits.timeout
         exited = None
         while exited is None:
@@ -113,15 +148,22 @@ class Watch:
             for key, _ in sel.select(timeout=wait):
                 if key.data == "ctl":
                     self._control(zygote, sel)
+                elif key.data == "peer":
+                    if self._peer_ended():
+                        sel.unregister(key.fd)
                 elif key.data != "exit" and not self.read(key.data):
                     sel.unregister(key.fd)
+            if peerfd is None and self.peer_status >= 0:
+                self._peer_ended()
             pid, status, usage = os.wait4(self.pid, os.WNOHANG)
             if pid:
                 self.reaped = True
                 exited = (status, usage.ru_utime + usage.ru_stime)
         sel.close()
-        if pidfd is not None:
-            os.close(pidfd)
+        for fd in (pidfd, peerfd):
+            if fd is not None:
+                os.close(fd)
+        self.close_peer()
         return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
 
     def _control(self, zygote: Control, sel: selectors.BaseSelector) -> None:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import gc
 import importlib
 import io
 import os
 import pkgutil
+import socket
 import sys
 import tempfile
 import time
@@ -324,11 +326,17 @@ class Zygote:
         )
         job_fds = watch.open()
         t_fork = time.monotonic()
+        peer = self.fork_companion(request, job_fds, scratch, nproc)
         pid = os.fork()
         if pid == 0:
             job = self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
             job.ipcns = self.ipcns
+            job.peer = peer[:3] if peer else None
             self.agent.child_main(job)
+        if peer:
+            for fd in peer[1:3]:
+                os.close(fd)
+            watch.companion(peer[0], peer[3])
         watch.started(pid)
         t_forked = time.monotonic()
         end = watch.follow(self)
@@ -355,6 +363,35 @@ class Zygote:
             "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
         }
         return reply
+
+    def fork_companion(
+        self, request: dict, job_fds: tuple[int, int, int], scratch: str, nproc: int | None
+    ) -> list[int] | None:
+        """Fork the learner's process a probe wants beside it (``agent.companion``), before
+        the probe's own process: ``[pid, channel fd, status read fd, status write fd]``, the
+        first three for the judge, the last for the watch (None when the probe wants none).
+
+        Forked from here, not from the judge: this process's fork is the cheap one (huge
+        pages, nothing touched since), and the two start at once."""
+        body = self.agent.companion(request)
+        if body is None:
+            return None
+        judge_end, learner_end = socket.socketpair()
+        status_r, status_w = os.pipe()
+        ends = []
+        for fd in (judge_end.detach(), status_r):  # above the descriptors a run starts with
+            ends.append(fcntl.fcntl(fd, fcntl.F_DUPFD, 64))
+            os.close(fd)
+        pid = os.fork()
+        if pid == 0:
+            job = self.agent.Job(
+                request, job_fds[0], job_fds[1], learner_end.fileno(), scratch, vm_size(),
+                self.uid, nproc,
+            )  # fmt: skip
+            job.ipcns = self.ipcns
+            self.agent.companion_main(job, body)
+        learner_end.close()
+        return [pid, *ends, status_w]
 
     def warm_compile(self) -> None:
         """Import torch.compile's inductor once, on the first run that asks for the compile
