@@ -81,10 +81,10 @@ def xla_runtime() -> str:
     return xla_runtime_or_skip()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def xla_sandbox():
     """A started ``Sandbox`` on the xla runtime (torch 2.9 + torch_xla + torchax + jax, PJRT on
-    CPU), shared by the tests of one module: starting it imports torch_xla (seconds)."""
+    CPU), shared by every test of the session: starting it imports torch_xla (seconds)."""
     from tutor.sandbox import Sandbox
 
     box = Sandbox(runtime=xla_runtime_or_skip())

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tutor.content.problems import errors
+from tutor.content.sources import builtin_pack_dir, expand
 from tutor.grading.packcheck import check_pack
 
 PACKS = Path(__file__).parent / "packs"
@@ -92,10 +94,45 @@ def test_cli_no_run_is_schema_only():
     assert out.returncode == 0, out.stderr
 
 
-@pytest.mark.slow
-def test_builtin_packs_pass():
-    out = run_cli("--builtin")
+def test_cli_builtin_reads_every_shipped_pack():
+    out = run_cli("--builtin", "--no-run")
     assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"{len(BUILTIN)} packs, "), out.stdout
+
+
+BUILTIN = expand(builtin_pack_dir())
+
+
+@pytest.fixture(scope="module")
+def builtin_pool(sandbox, request):
+    """The pool `tutor pack check --builtin` would open: the session's sandbox for the default
+    runtime and the shared xla sandbox where that runtime is built (else the pool makes none,
+    and a drill that needs it is skipped, or reported where it is required)."""
+    from tutor.sandbox.pool import SandboxPool
+    from tutor.sandbox.runtimes import built_python
+
+    given = {None: sandbox}
+    if built_python("xla") is not None:
+        given["xla"] = request.getfixturevalue("xla_sandbox")
+    with SandboxPool(given=given) as pool:
+        yield pool
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", BUILTIN, ids=lambda p: p.name)
+def test_builtin_pack_passes(path, builtin_pool):
+    """What `tutor pack check --builtin` runs for each shipped pack (the schema stage, every
+    drill in the sandbox, the regression seeds), one pack a test."""
+    import click
+
+    from tutor.commands.pack_run import run_check
+
+    sweep = {"trials": None, "seed": 0, "budget": None}
+    packs, problems, _, _ = run_check(
+        click.Context(click.Command("check")), [path], no_run=False, sweep=sweep, pool=builtin_pool
+    )
+    assert len(packs) == 1
+    assert errors(problems) == [], "\n".join(map(str, problems))
 
 
 def test_pack_for_other_torch_versions_is_skipped_with_a_reason(sandbox, tmp_path):
