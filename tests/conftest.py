@@ -1,5 +1,6 @@
 """Shared fixtures: every test gets its own TUTOR_HOME so no test touches real user data;
-``tiny_fs`` mounts a real tiny filesystem (tmpfs) for the store-fault tests."""
+``tiny_fs`` mounts a real tiny filesystem (tmpfs) for the store-fault tests; ``sandbox`` and
+``xla_sandbox`` are started once a session (a folder's conftest may give its own)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,16 @@ def xla_runtime() -> str:
     """The xla runtime's name, for a test that starts its own sandbox there (an async one);
     skips (or fails under ``TUTOR_REQUIRE_XLA=1``) where it is not built."""
     return xla_runtime_or_skip()
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """A real sandbox (real torch in a subprocess) on the default runtime, shared by the
+    session's tests: a run that times out or crashes leaves it usable (it restarts on demand)."""
+    from tutor.sandbox import Sandbox
+
+    with Sandbox() as box:
+        yield box
 
 
 @pytest.fixture(scope="session")

@@ -46,39 +46,36 @@ def test_snippets_take_the_info_string_then_the_front_matter():
     assert "unknown runtime 'gpu'" in str(err.value)
 
 
-def test_an_xla_snippet_is_recorded_and_checked_on_xla(tmp_path, xla_sandbox):
-    from tutor.sandbox import Sandbox
+def test_an_xla_snippet_is_recorded_and_checked_on_xla(tmp_path, sandbox, xla_sandbox):
     from tutor.sandbox.pool import SandboxPool
 
     lesson = tmp_path / "09-lazy.md"
     lesson.write_text(LESSON)
-    with Sandbox() as default:
-        pool = SandboxPool(given={None: default, "xla": xla_sandbox})
-        report = record_lesson(lesson, pool)
-        assert report.ok and report.recorded == 2, report.as_dict()
-        text = lesson.read_text()
-        assert "```output\nxla:0 18.0\n```" in text and "```output\n6.0\n```" in text
-        assert check_lesson(lesson, pool).ok
-        lesson.write_text(text.replace("xla:0 18.0", "xla:0 19.0"))
-        (drift,) = check_lesson(lesson, pool).drifts
-        assert drift.actual == "xla:0 18.0"
+    pool = SandboxPool(given={None: sandbox, "xla": xla_sandbox})
+    report = record_lesson(lesson, pool)
+    assert report.ok and report.recorded == 2, report.as_dict()
+    text = lesson.read_text()
+    assert "```output\nxla:0 18.0\n```" in text and "```output\n6.0\n```" in text
+    assert check_lesson(lesson, pool).ok
+    lesson.write_text(text.replace("xla:0 18.0", "xla:0 19.0"))
+    (drift,) = check_lesson(lesson, pool).drifts
+    assert drift.actual == "xla:0 18.0"
 
 
-def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(tmp_path, monkeypatch):
-    from tutor.sandbox import Sandbox
-
+def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(
+    tmp_path, monkeypatch, sandbox
+):
     monkeypatch.setenv("TUTOR_RUNTIME_XLA", str(tmp_path / "no-such-runtime"))
     monkeypatch.delenv("TUTOR_REQUIRE_XLA", raising=False)  # CI sets it; required is tried below
     lesson = tmp_path / "09-lazy.md"
     lesson.write_text(LESSON)
     needs = "needs the xla runtime: run `make xla-runtime`"
-    with Sandbox() as default:
-        report = record_lesson(lesson, default, root=tmp_path)
-        assert report.ok and report.skipped == [f"09-lazy.md:7 {needs}"]
-        assert "```output\n6.0\n```" in lesson.read_text()  # the other snippet ran
-        line = parse_snippets(lesson.read_text())[0].line  # (record added `torch:` above it)
-        report = check_lesson(lesson, default, root=tmp_path)
-        assert report.ok and report.skipped == [f"09-lazy.md:{line} {needs}"]
-        monkeypatch.setenv("TUTOR_REQUIRE_XLA", "1")
-        (drift,) = check_lesson(lesson, default, root=tmp_path).drifts
-        assert drift.line == line and "TUTOR_REQUIRE_XLA=1" in drift.message
+    report = record_lesson(lesson, sandbox, root=tmp_path)
+    assert report.ok and report.skipped == [f"09-lazy.md:7 {needs}"]
+    assert "```output\n6.0\n```" in lesson.read_text()  # the other snippet ran
+    line = parse_snippets(lesson.read_text())[0].line  # (record added `torch:` above it)
+    report = check_lesson(lesson, sandbox, root=tmp_path)
+    assert report.ok and report.skipped == [f"09-lazy.md:{line} {needs}"]
+    monkeypatch.setenv("TUTOR_REQUIRE_XLA", "1")
+    (drift,) = check_lesson(lesson, sandbox, root=tmp_path).drifts
+    assert drift.line == line and "TUTOR_REQUIRE_XLA=1" in drift.message

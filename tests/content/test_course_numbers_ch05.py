@@ -12,17 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
-from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.content.loader import load_pack
-from tutor.content.models import ChoiceParam, IntParam
-from tutor.grading.variants import render
-from tutor.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "lessons" / "05-input-pipeline.md"
-PACK = ROOT / "drills" / "05-loader.yaml"
+PACK = "05-loader.yaml"
 
 # (what COURSE.md says, the text torch prints for it in the lesson)
 FACTS: list[tuple[str, str]] = [
@@ -53,41 +47,10 @@ FACTS: list[tuple[str, str]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
-
-
-@pytest.fixture(scope="module")
-def fresh(sandbox):
-    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
-    cache: dict[int, str] = {}
-
-    def run(index: int, code: str) -> str:
-        if index not in cache:
-            cache[index] = run_snippet(sandbox, code, timeout=60.0)
-        return cache[index]
-
-    return run
-
-
-def _recorded_snippet(needle: str) -> tuple[int, str]:
-    """The (index, code) of the first snippet whose recorded output shows ``needle``."""
-    lesson = load_lesson(LESSON)
-    hits = [
-        (i, s.code)
-        for i, s in enumerate(lesson.snippets)
-        if s.output is not None and needle in normalise(s.output)
-    ]
-    assert hits, f"no recorded output of lesson 5 shows {needle!r}"
-    return hits[0]
-
-
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
-def test_course_fact_recorded_and_reproduced(fresh, fact, needle):
-    index, code = _recorded_snippet(needle)
-    assert needle in fresh(index, code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_fact_recorded_and_reproduced(course, fact, needle):
+    block = course.snippet(LESSON, needle)
+    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
 
 
 def test_lesson_records_the_torch_version():
@@ -107,15 +70,5 @@ DRILL_CASES = [
 
 
 @pytest.mark.parametrize(("drill_id", "params", "truth"), DRILL_CASES)
-def test_drill_truth_matches_the_course(sandbox, drill_id, params, truth):
-    drill = next(d for d in load_pack(PACK).drills if d.id == drill_id)
-    for name, value in params.items():  # params a learner can draw
-        spec = drill.params[name]
-        if isinstance(spec, IntParam):
-            assert spec.int_[0] <= value <= spec.int_[1], (name, value)
-        else:
-            assert isinstance(spec, ChoiceParam) and value in spec.choice, (name, value)
-    code = render(drill.setup, params) + f"\nprint(repr({drill.ask.strip()}))\n"
-    result = sandbox.run(code, timeout=60.0, memory_mb=2048)
-    assert result.ok, f"{result.reason} {result.exception}"
-    assert result.stdout.strip().splitlines()[-1] == truth
+def test_drill_truth_matches_the_course(course, drill_id, params, truth):
+    assert course.truth(course.drill(PACK, drill_id), params) == truth

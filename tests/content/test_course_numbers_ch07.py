@@ -12,16 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
-from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.content.loader import load_pack
-from tutor.grading.variants import render
-from tutor.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "lessons" / "07-graphs.md"
-PACK = ROOT / "drills" / "07-graphs.yaml"
+PACK = "07-graphs.yaml"
 
 # (what COURSE.md says, the text torch prints for it in the lesson)
 FACTS: list[tuple[str, str]] = [
@@ -51,41 +46,10 @@ FACTS: list[tuple[str, str]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
-
-
-@pytest.fixture(scope="module")
-def fresh(sandbox):
-    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
-    cache: dict[int, str] = {}
-
-    def run(index: int, code: str) -> str:
-        if index not in cache:
-            cache[index] = run_snippet(sandbox, code, timeout=60.0)
-        return cache[index]
-
-    return run
-
-
-def _recorded_snippet(needle: str) -> tuple[int, str]:
-    """The (index, code) of the first snippet whose recorded output shows ``needle``."""
-    lesson = load_lesson(LESSON)
-    hits = [
-        (i, s.code)
-        for i, s in enumerate(lesson.snippets)
-        if s.output is not None and needle in normalise(s.output)
-    ]
-    assert hits, f"no recorded output of lesson 7 shows {needle!r}"
-    return hits[0]
-
-
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
-def test_course_fact_recorded_and_reproduced(fresh, fact, needle):
-    index, code = _recorded_snippet(needle)
-    assert needle in fresh(index, code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_fact_recorded_and_reproduced(course, fact, needle):
+    block = course.snippet(LESSON, needle)
+    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
 
 
 def test_lesson_records_the_torch_version():
@@ -94,13 +58,7 @@ def test_lesson_records_the_torch_version():
     assert all(s.output is not None for s in lesson.snippets), "unrecorded snippet"
 
 
-def test_drill_truth_is_permute_then_addmm(sandbox):
-    drill = next(d for d in load_pack(PACK).drills if d.id == "linear-decomposes-to")
-    params = {"bias": True, "shape": "4, 3"}
-    assert params["shape"] in drill.params["shape"].choice
-    code = render(drill.setup, params) + f"\nprint(repr({drill.ask.strip()}))\n"
-    result = sandbox.run(code, timeout=60.0, memory_mb=2048)
-    assert result.ok, f"{result.reason} {result.exception}"
-    assert (
-        result.stdout.strip().splitlines()[-1] == "['aten.permute.default', 'aten.addmm.default']"
-    )
+def test_drill_truth_is_permute_then_addmm(course):
+    drill = course.drill(PACK, "linear-decomposes-to")
+    truth = course.truth(drill, {"bias": True, "shape": "4, 3"})
+    assert truth == "['aten.permute.default', 'aten.addmm.default']"

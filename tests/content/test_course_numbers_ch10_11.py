@@ -10,11 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
-from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.content.loader import load_pack
-from tutor.grading.variants import render
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {10: ROOT / "lessons" / "10-bridges.md", 11: ROOT / "lessons" / "11-tpu-practice.md"}
@@ -67,27 +63,11 @@ FACTS: list[tuple[int, str, str]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def fresh(xla_sandbox):
-    """Run a lesson snippet once per module in the xla runtime; its output now."""
-    cache: dict[str, str] = {}
-
-    def run(code: str) -> str:
-        if code not in cache:
-            cache[code] = run_snippet(
-                xla_sandbox, code, timeout=180.0, memory_mb=4096, profile="compile"
-            )
-        return cache[code]
-
-    return run
-
-
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
-def test_course_fact_recorded_and_reproduced(fresh, chapter, fact, needle):
-    lesson = load_lesson(LESSONS[chapter])
-    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
-    assert hits, f"no recorded output of lesson {chapter} shows {needle!r}"
-    assert needle in fresh(hits[0].code), f"the xla runtime no longer prints {needle!r} ({fact})"
+def test_course_fact_recorded_and_reproduced(course, xla_sandbox, chapter, fact, needle):
+    block = course.snippet(LESSONS[chapter], needle)
+    fresh = course.fresh(LESSONS[chapter], block, xla_sandbox)
+    assert needle in fresh, f"the xla runtime no longer prints {needle!r} ({fact})"
 
 
 @pytest.mark.parametrize(
@@ -129,9 +109,7 @@ DRILL_CASES = [
 
 
 @pytest.mark.parametrize(("pack", "drill_id", "params", "want"), DRILL_CASES)
-def test_drill_truth_is_the_lesson_number(xla_sandbox, pack, drill_id, params, want):
-    drill = next(d for d in load_pack(ROOT / "drills" / pack).drills if d.id == drill_id)
-    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params).strip()}))\n"
-    result = xla_sandbox.run(code, timeout=180.0, memory_mb=4096, profile="compile")
-    assert result.ok, f"{drill_id}: {result.reason} {result.exception}"
-    assert result.stdout.strip().splitlines()[-1] == want, f"{drill_id}: {result.stdout}"
+def test_drill_truth_is_the_lesson_number(course, xla_sandbox, pack, drill_id, params, want):
+    drill = course.drill(pack, drill_id)
+    limits = {"timeout": 180.0, "memory_mb": 4096, "profile": "compile"}
+    assert course.truth(drill, params, sandbox=xla_sandbox, **limits) == want

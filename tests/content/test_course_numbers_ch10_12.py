@@ -13,13 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
-from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.content.loader import load_pack
-from tutor.content.models import ChoiceParam, IntParam, PredictDrill
-from tutor.grading.variants import render
-from tutor.sandbox import Sandbox
+from tutor.content.models import PredictDrill
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {12: ROOT / "lessons" / "12-training-run.md"}
@@ -53,47 +48,15 @@ FACTS: list[tuple[int, str, str]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
-
-
-@pytest.fixture(scope="module")
-def fresh(sandbox):
-    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
-    cache: dict[tuple[int, int], str] = {}
-
-    def run(chapter: int, index: int, code: str) -> str:
-        key = (chapter, index)
-        if key not in cache:
-            cache[key] = run_snippet(sandbox, code)
-        return cache[key]
-
-    return run
-
-
-def _recorded_snippet(chapter: int, needle: str) -> tuple[int, str]:
-    """The (index, code) of the one snippet whose recorded output shows ``needle``."""
-    lesson = load_lesson(LESSONS[chapter])
-    hits = [
-        (i, s.code)
-        for i, s in enumerate(lesson.snippets)
-        if s.output is not None and needle in normalise(s.output)
-    ]
-    assert hits, f"no recorded output of lesson {chapter} shows {needle!r}"
-    return hits[0]
-
-
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
-def test_course_number_recorded_and_reproduced(fresh, chapter, fact, needle):
-    index, code = _recorded_snippet(chapter, needle)
-    assert needle in fresh(chapter, index, code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_number_recorded_and_reproduced(course, chapter, fact, needle):
+    block = course.snippet(LESSONS[chapter], needle)
+    fresh = course.fresh(LESSONS[chapter], block)
+    assert needle in fresh, f"torch no longer prints {needle!r} ({fact})"
 
 
-def test_three_epochs_pass_ninety_percent(fresh):
-    index, code = _recorded_snippet(12, "epoch 3: train loss")
-    out = fresh(12, index, code)
+def test_three_epochs_pass_ninety_percent(course):
+    out = course.fresh(LESSONS[12], course.snippet(LESSONS[12], "epoch 3: train loss"))
     accuracy = float(re.search(r"epoch 3: .*test accuracy ([\d.]+)%", out).group(1))
     assert accuracy >= 90.0, out
 
@@ -105,26 +68,6 @@ def test_lesson_links_the_train_lab():
     assert all(s.output is not None for s in lesson.snippets)
 
 
-def _drill(pack_file: str, drill_id: str) -> PredictDrill:
-    pack = load_pack(DRILLS / pack_file)
-    drill = next(d for d in pack.drills if d.id == drill_id)
-    assert isinstance(drill, PredictDrill)
-    return drill
-
-
-def _truth(sandbox, drill: PredictDrill, params: dict) -> str:
-    for name, value in params.items():  # the course's example must be a variant learners draw
-        spec = drill.params[name]
-        if isinstance(spec, IntParam):
-            assert spec.int_[0] <= value <= spec.int_[1], (drill.id, name, value)
-        else:
-            assert isinstance(spec, ChoiceParam) and value in spec.choice, (drill.id, name, value)
-    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params).strip()}))\n"
-    result = sandbox.run(code, timeout=20.0, memory_mb=2048)
-    assert result.ok, f"{drill.id}: {result.reason} {result.exception}"
-    return result.stdout.strip().splitlines()[-1]
-
-
 PREDICT_CASES = [
     ("12-training-run.yaml", "steps-per-epoch", {"n": 1437, "b": 32, "drop": False}, "45"),
     ("12-training-run.yaml", "last-batch-size", {"n": 1437, "b": 32}, "29"),
@@ -134,6 +77,8 @@ PREDICT_CASES = [
 
 
 @pytest.mark.parametrize(("pack", "drill_id", "params", "want"), PREDICT_CASES)
-def test_drill_truth_is_the_course_number(sandbox, pack, drill_id, params, want):
-    got = _truth(sandbox, _drill(pack, drill_id), params)
+def test_drill_truth_is_the_course_number(course, pack, drill_id, params, want):
+    drill = course.drill(pack, drill_id)
+    assert isinstance(drill, PredictDrill)
+    got = course.truth(drill, params, timeout=20.0)
     assert float(got) == pytest.approx(float(want), rel=1e-9), f"{drill_id}: torch says {got}"

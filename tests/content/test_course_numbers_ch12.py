@@ -9,11 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import output_of
-from tutor.content.lesson_text import parse_snippets
-from tutor.content.loader import load_pack
-from tutor.content.models import IntParam
-from tutor.grading.variants import render
 from tutor.settings import PROJECT_ROOT
 
 LESSONS = PROJECT_ROOT / "lessons"
@@ -201,69 +196,34 @@ DRILL_FACTS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    from tutor.sandbox import Sandbox
-
-    with Sandbox() as sb:
-        yield sb
-
-
-def _snippet(lesson: str, marker: str):
-    path = LESSONS / lesson
-    found = [b for b in parse_snippets(path.read_text(encoding="utf-8")) if marker in b.code]
-    assert len(found) == 1, f"{lesson}: {len(found)} snippets contain {marker!r}, expected 1"
-    return found[0]
-
-
 def _id(fact: tuple) -> str:
     return fact[0]
 
 
 @pytest.mark.parametrize("fact", LESSON_FACTS, ids=_id)
-def test_lesson_shows_the_number(fact):
+def test_lesson_shows_the_number(fact, course):
     _, lesson, marker, expected = fact
-    recorded = _snippet(lesson, marker).output
+    recorded = course.snippet(lesson, code=marker).output
     assert recorded is not None, f"{lesson}: the snippet with {marker!r} has no recorded output"
     for text in expected:
         assert text in recorded, f"{lesson}: {text!r} not in the recorded output:\n{recorded}"
 
 
 @pytest.mark.parametrize("fact", LESSON_FACTS, ids=_id)
-def test_torch_produces_the_number(fact, sandbox):
+def test_torch_produces_the_number(fact, course):
     _, lesson, marker, expected = fact
-    block = _snippet(lesson, marker)
-    actual = output_of(sandbox.run(block.code, timeout=30, memory_mb=2048))
+    actual = course.fresh(lesson, course.snippet(lesson, code=marker))
     for text in expected:
         assert text in actual, f"torch did not print {text!r}; it printed:\n{actual}"
 
 
-def _drill(pack_file: str, drill_id: str):
-    pack = load_pack(DRILLS / pack_file)
-    [drill] = [d for d in pack.drills if d.id == drill_id]
-    return drill
-
-
-def _drawable(drill, params: dict) -> None:
-    """The chosen params are values the drill can actually draw."""
-    assert set(params) == set(drill.params), f"{drill.id}: params {sorted(drill.params)}"
-    for name, value in params.items():
-        spec = drill.params[name]
-        if isinstance(spec, IntParam):
-            lo, hi = spec.int_
-            assert lo <= value <= hi, f"{drill.id}: {name}={value} outside [{lo}, {hi}]"
-        else:
-            assert value in spec.choice, f"{drill.id}: {name}={value!r} not in {spec.choice}"
-
-
 @pytest.mark.parametrize("fact", DRILL_FACTS, ids=_id)
-def test_drill_truth_is_the_number(fact, sandbox):
+def test_drill_truth_is_the_number(fact, course):
     _, pack_file, drill_id, params, expected = fact
-    drill = _drill(pack_file, drill_id)
+    drill = course.drill(pack_file, drill_id)
     assert drill.kind == "predict"
-    _drawable(drill, params)
-    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params)}))\n"
-    result = sandbox.run(code, timeout=30, memory_mb=2048)
+    assert set(params) == set(drill.params), f"{drill.id}: params {sorted(drill.params)}"
+    result = course.ask(drill, params, timeout=30)
     if expected.endswith(("Error", "Exception")):
         assert result.exception is not None, f"expected {expected}, got {result.stdout!r}"
         assert result.exception.type == expected

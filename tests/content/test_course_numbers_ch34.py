@@ -13,13 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
 from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
 from tutor.content.loader import load_pack
-from tutor.content.models import ChoiceParam, IntParam, OrderDrill, PredictDrill
-from tutor.grading.variants import render
-from tutor.sandbox import Sandbox
+from tutor.content.models import OrderDrill, PredictDrill
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {3: ROOT / "lessons" / "03-modules.md", 4: ROOT / "lessons" / "04-loop.md"}
@@ -95,42 +92,11 @@ FACTS: list[tuple[int, str, str]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
-
-
-@pytest.fixture(scope="module")
-def fresh(sandbox):
-    """Run a lesson snippet in the sandbox once per module; cache its fresh output."""
-    cache: dict[tuple[int, int], str] = {}
-
-    def run(chapter: int, index: int, code: str) -> str:
-        key = (chapter, index)
-        if key not in cache:
-            cache[key] = run_snippet(sandbox, code)
-        return cache[key]
-
-    return run
-
-
-def _recorded_snippet(chapter: int, needle: str) -> tuple[int, str]:
-    """The (index, code) of the one snippet whose recorded output shows ``needle``."""
-    lesson = load_lesson(LESSONS[chapter])
-    hits = [
-        (i, s.code)
-        for i, s in enumerate(lesson.snippets)
-        if s.output is not None and needle in normalise(s.output)
-    ]
-    assert hits, f"no recorded output of lesson {chapter} shows {needle!r}"
-    return hits[0]
-
-
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
-def test_course_number_recorded_and_reproduced(fresh, chapter, fact, needle):
-    index, code = _recorded_snippet(chapter, needle)
-    assert needle in fresh(chapter, index, code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_number_recorded_and_reproduced(course, chapter, fact, needle):
+    block = course.snippet(LESSONS[chapter], needle)
+    fresh = course.fresh(LESSONS[chapter], block)
+    assert needle in fresh, f"torch no longer prints {needle!r} ({fact})"
 
 
 def test_lessons_record_the_torch_version():
@@ -156,25 +122,6 @@ def test_lessons_link_their_labs():
 def _drill(pack_file: str, drill_id: str):
     pack = load_pack(DRILLS / pack_file)
     return next(d for d in pack.drills if d.id == drill_id)
-
-
-def _in_range(drill, params: dict) -> None:
-    """The params that reproduce the course's example must be ones a learner can draw."""
-    for name, value in params.items():
-        spec = drill.params[name]
-        if isinstance(spec, IntParam):
-            lo, hi = spec.int_
-            assert lo <= value <= hi, f"{drill.id}: {name}={value} outside [{lo}, {hi}]"
-        else:
-            assert isinstance(spec, ChoiceParam) and value in spec.choice, (drill.id, name, value)
-
-
-def _truth(sandbox, drill: PredictDrill, params: dict):
-    _in_range(drill, params)
-    code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params).strip()}))\n"
-    result = sandbox.run(code, timeout=20.0, memory_mb=2048)
-    assert result.ok, f"{drill.id}: {result.reason} {result.exception}"
-    return result.stdout.strip().splitlines()[-1]
 
 
 PREDICT_CASES = [
@@ -214,10 +161,10 @@ PREDICT_CASES = [
     PREDICT_CASES,
     ids=[f"{c[1]}-{c[3]}" for c in PREDICT_CASES],
 )
-def test_drill_truth_is_the_course_number(sandbox, pack_file, drill_id, params, printed):
-    drill = _drill(pack_file, drill_id)
+def test_drill_truth_is_the_course_number(course, pack_file, drill_id, params, printed):
+    drill = course.drill(pack_file, drill_id)
     assert isinstance(drill, PredictDrill)
-    assert _truth(sandbox, drill, params) == printed
+    assert course.truth(drill, params, timeout=20.0) == printed
 
 
 def test_five_lines_order_drill_trains_in_that_order(sandbox):
@@ -276,16 +223,16 @@ def test_quiz_drills_per_chapter():
         assert len(drills) >= 15
 
 
-def test_quiz_answers_state_the_course_numbers():
+def test_quiz_answers_state_the_course_numbers(course):
     """The choice answers that quote a number quote the one torch printed in the lesson."""
     drill = _drill("03-ledger.yaml", "linear-784-256")
     correct = next(c.answer for c in drill.choices if c.correct)
     assert "256×784" in correct and "200,960" in correct
-    _recorded_snippet(3, "200,960 parameters")
-    _recorded_snippet(3, "weight (256, 784) bias (256,)")
+    course.snippet(LESSONS[3], "200,960 parameters")
+    course.snippet(LESSONS[3], "weight (256, 784) bias (256,)")
     third = _drill("04-loop.yaml", "third-step-applies")
     assert next(c.answer for c in third.choices if c.correct) == "g1 + g2 + g3"
-    _recorded_snippet(4, "sum of the three gradients: 7.0")
+    course.snippet(LESSONS[4], "sum of the three gradients: 7.0")
 
 
 def test_prose_numbers_have_a_snippet():

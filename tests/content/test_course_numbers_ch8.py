@@ -8,12 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
-from tutor.content.lesson_outputs import normalise
 from tutor.content.lessons import load_lesson
-from tutor.content.loader import load_pack
-from tutor.grading.variants import render
-from tutor.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "lessons" / "08-distributed.md"
@@ -35,45 +30,21 @@ FACTS: list[tuple[str, str]] = [
 
 
 @pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
-
-
-@pytest.fixture(scope="module")
-def fresh(sandbox):
-    """Run a snippet once per module; its output now."""
-    cache: dict[str, str] = {}
-
-    def run(code: str) -> str:
-        if code not in cache:
-            cache[code] = run_snippet(sandbox, code)
-        return cache[code]
-
-    return run
-
-
-@pytest.fixture(scope="module")
 def lesson():
     return load_lesson(LESSON)
 
 
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
-def test_course_fact_recorded_and_reproduced(fresh, lesson, fact, needle):
-    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
-    assert hits, f"no recorded output of lesson 8 shows {needle!r}"
-    assert needle in fresh(hits[0].code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_fact_recorded_and_reproduced(course, fact, needle):
+    block = course.snippet(LESSON, needle)
+    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
 
 
-def test_the_all_reduce_drill_gives_ten_on_every_rank(sandbox):
-    pack = load_pack(ROOT / "drills" / "08-ranks.yaml")
-    drill = next(d for d in pack.drills if d.id == "all-reduce-value")
+def test_the_all_reduce_drill_gives_ten_on_every_rank(course):
+    drill = course.drill("08-ranks.yaml", "all-reduce-value")
     for k in (0, 1):
         params = {"w": 4, "a": 1, "b": 2, "c": 3, "d": 4, "k": k}
-        code = render(drill.setup, params) + f"\nprint(repr({render(drill.ask, params)}))\n"
-        result = sandbox.run(code, timeout=30.0, memory_mb=2048)
-        assert result.ok, result.reason
-        assert result.stdout.strip().splitlines()[-1] == "[10.0]"
+        assert course.truth(drill, params, timeout=30.0) == "[10.0]"
 
 
 def test_lesson_links_its_lab_and_names_its_reading(lesson):

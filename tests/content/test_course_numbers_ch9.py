@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tutor.commands.lesson_run import run_snippet
 from tutor.content.lesson_outputs import normalise
+from tutor.content.lesson_text import parse_snippets
 from tutor.content.lessons import load_lesson
-from tutor.sandbox import Sandbox
 
 LESSON = Path(__file__).resolve().parents[2] / "lessons" / "09-performance.md"
 
@@ -35,29 +34,14 @@ FACTS: list[tuple[str, str]] = [
 
 
 @pytest.fixture(scope="module")
-def fresh():
-    """Run a snippet in one sandbox per module, once per snippet; its output now."""
-    cache: dict[str, str] = {}
-    with Sandbox() as sb:
-
-        def run(code: str) -> str:
-            if code not in cache:
-                cache[code] = run_snippet(sb, code)
-            return cache[code]
-
-        yield run
-
-
-@pytest.fixture(scope="module")
 def lesson():
     return load_lesson(LESSON)
 
 
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
-def test_course_fact_recorded_and_reproduced(fresh, lesson, fact, needle):
-    hits = [s for s in lesson.snippets if s.output is not None and needle in normalise(s.output)]
-    assert hits, f"no recorded output of lesson 9 shows {needle!r}"
-    assert needle in fresh(hits[0].code), f"torch no longer prints {needle!r} ({fact})"
+def test_course_fact_recorded_and_reproduced(course, fact, needle):
+    block = course.snippet(LESSON, needle)
+    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
 
 
 def test_lesson_links_its_labs_and_names_its_reading(lesson):
@@ -77,11 +61,11 @@ LAZY_FACTS: list[tuple[str, str]] = [
 ]
 
 
-def test_the_asynchronous_clock_is_shown_with_lazy_tensors(lesson, xla_sandbox):
+def test_the_asynchronous_clock_is_shown_with_lazy_tensors(course, xla_sandbox):
     """Lie 1 runs on the xla runtime: the recorded counts come out of torch_xla 2.9 again."""
-    (snippet,) = [s for s in lesson.snippets if s.runtime == "xla"]
+    (snippet,) = [s for s in parse_snippets(LESSON.read_text()) if s.runtime == "xla"]
     recorded = normalise(snippet.output)
-    fresh_output = run_snippet(xla_sandbox, snippet.code, timeout=240, profile="compile")
+    fresh_output = course.fresh(LESSON, snippet, xla_sandbox)
     for fact, needle in LAZY_FACTS:
         assert needle in recorded, f"lesson 9 does not record {needle!r} ({fact})"
         assert needle in fresh_output, f"torch_xla no longer prints {needle!r} ({fact})"

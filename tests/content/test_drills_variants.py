@@ -15,14 +15,6 @@ PREDICT = [ref for ref in FIRST_FOUR if ref.drill.kind == "predict"]
 SEEDS = range(10)
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    from tutor.sandbox import Sandbox
-
-    with Sandbox() as sb:
-        yield sb
-
-
 def _truths(sandbox, drill) -> list[str]:
     cases = []
     for seed in SEEDS:

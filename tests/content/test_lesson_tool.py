@@ -19,7 +19,6 @@ from tutor.content.lesson_outputs import (
     set_torch_version,
 )
 from tutor.content.lesson_text import parse_snippets
-from tutor.sandbox import Sandbox
 
 LESSON = """\
 ---
@@ -63,12 +62,6 @@ torch.randn(2, 3, 4).permute(2, 0, 1).view(-1)
 
 Trailing prose stays as it is.
 """
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox() as sb:
-        yield sb
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The honesty rule: every snippet of every lesson re-runs in the sandbox and prints exactly its
 recorded output. One test per snippet, named ``lessons/NN-slug.md:LINE``, so a failure points at
-the snippet that drifted."""
+the snippet that drifted. The run is the session's one run of that snippet (``course``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tutor.commands.lesson_run import check_snippet, lesson_files
+from tutor.commands.lesson_run import lesson_files
 from tutor.content.lesson_text import parse_snippets
 from tutor.settings import PROJECT_ROOT
 
@@ -25,28 +25,16 @@ def _snippets() -> list:
 SNIPPETS = _snippets()
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    from tutor.sandbox import Sandbox
-
-    with Sandbox() as sb:
-        yield sb
-
-
 def test_the_lessons_have_snippets():
     assert len(SNIPPETS) >= 20, "expected the lessons of chapters 1 and 2 at least"
 
 
 @pytest.mark.parametrize(("path", "line", "runtime"), SNIPPETS)
-def test_snippet_output_is_real(path, line, runtime, sandbox, request):
+def test_snippet_output_is_real(path, line, runtime, course, request):
     """A snippet declaring ``runtime=xla`` runs on the xla runtime (skipped where it is not
     built, a failure with TUTOR_REQUIRE_XLA=1)."""
-    from tutor.sandbox.pool import SandboxPool
-
-    given = {None: sandbox}
-    if runtime == "xla":
-        given["xla"] = request.getfixturevalue("xla_sandbox")
-    drifts = check_snippet(path, line, SandboxPool(given=given), root=PROJECT_ROOT)
+    xla = request.getfixturevalue("xla_sandbox") if runtime == "xla" else None
+    drifts = course.drifts(path, line, xla)
     assert not drifts, "\n".join(f"{d}\n{d.diff or d.actual}" for d in drifts)
 
 

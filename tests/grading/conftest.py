@@ -1,4 +1,4 @@
-"""Fixtures for the grading tests: the fixture packs and one warm sandbox per test session."""
+"""Fixtures for the grading tests: the fixture packs (the shared ``sandbox`` is the session's)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,3 @@ def refs(pack_file: str) -> dict[str, Ref]:
 def basics() -> dict[str, Ref]:
     """The drills of tests/grading/packs/basics.yaml by id."""
     return refs("basics.yaml")
-
-
-@pytest.fixture(scope="session")
-def sandbox():
-    """A real sandbox (real torch in a subprocess), shared by the session's tests."""
-    from tutor.sandbox import Sandbox
-
-    with Sandbox() as sb:
-        yield sb
