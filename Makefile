@@ -28,8 +28,11 @@ install-dev: $(VENV)/.installed-dev
 run: install
 	$(BIN)/tutor
 
+# Two pytest-xdist workers: a test module (or a named xdist_group) runs on one worker, so
+# its shared sandbox starts once (tests/conftest.py). TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 2
 test: install-dev
-	$(BIN)/pytest -q --durations=15
+	$(BIN)/pytest -q --durations=15 -n $(TEST_WORKERS) --dist loadgroup
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -11,6 +11,16 @@ from pathlib import Path
 import pytest
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs ``--dist loadgroup``) the tests of one module run on
+    one worker, so a module's shared sandbox starts once; a test or module that names its own
+    ``xdist_group`` goes with its group instead (tests sharing one session fixture's work)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
 @pytest.fixture(autouse=True)
 def tutor_home(tmp_path, monkeypatch):
     """A fresh, empty TUTOR_HOME for each test."""

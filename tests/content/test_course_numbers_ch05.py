@@ -14,6 +14,9 @@ import pytest
 
 from tutor.content.lessons import load_lesson
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = ROOT / "lessons" / "05-input-pipeline.md"
 PACK = "05-loader.yaml"

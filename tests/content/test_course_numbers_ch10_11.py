@@ -12,6 +12,9 @@ import pytest
 
 from tutor.content.lessons import load_lesson
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {10: ROOT / "lessons" / "10-bridges.md", 11: ROOT / "lessons" / "11-tpu-practice.md"}
 

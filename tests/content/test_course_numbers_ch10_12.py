@@ -16,6 +16,9 @@ import pytest
 from tutor.content.lessons import load_lesson
 from tutor.content.models import PredictDrill
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {12: ROOT / "lessons" / "12-training-run.md"}
 DRILLS = ROOT / "drills"

@@ -11,6 +11,9 @@ import pytest
 
 from tutor.settings import PROJECT_ROOT
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 LESSONS = PROJECT_ROOT / "lessons"
 DRILLS = PROJECT_ROOT / "drills"
 

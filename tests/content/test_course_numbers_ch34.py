@@ -18,6 +18,9 @@ from tutor.content.lessons import load_lesson
 from tutor.content.loader import load_pack
 from tutor.content.models import OrderDrill, PredictDrill
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = {3: ROOT / "lessons" / "03-modules.md", 4: ROOT / "lessons" / "04-loop.md"}
 DRILLS = ROOT / "drills"

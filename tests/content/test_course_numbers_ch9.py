@@ -13,6 +13,9 @@ from tutor.content.lesson_outputs import normalise
 from tutor.content.lesson_text import parse_snippets
 from tutor.content.lessons import load_lesson
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 LESSON = Path(__file__).resolve().parents[2] / "lessons" / "09-performance.md"
 
 # (what COURSE.md says, the text torch prints for it in the lesson)

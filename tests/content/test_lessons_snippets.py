@@ -12,6 +12,9 @@ from tutor.commands.lesson_run import lesson_files
 from tutor.content.lesson_text import parse_snippets
 from tutor.settings import PROJECT_ROOT
 
+#: under xdist, with the other tests that read the session's snippet runs (``course``)
+pytestmark = pytest.mark.xdist_group("course")
+
 
 def _snippets() -> list:
     params = []

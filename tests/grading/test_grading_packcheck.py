@@ -119,10 +119,13 @@ def builtin_pool(sandbox, request):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", BUILTIN, ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [pytest.param(p, id=p.name, marks=pytest.mark.xdist_group(p.name)) for p in BUILTIN]
+)
 def test_builtin_pack_passes(path, builtin_pool):
     """What `tutor pack check --builtin` runs for each shipped pack (the schema stage, every
-    drill in the sandbox, the regression seeds), one pack a test."""
+    drill in the sandbox, the regression seeds), one pack a test (each its own xdist group, so
+    the packs spread over the workers)."""
     import click
 
     from tutor.commands.pack_run import run_check
