@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tutor.ui.services import services
 from tutor.ui.widgets.doctor_view import ReportView
+from tutor.ui.widgets.key_footer import KeyFooter
 
 
 class DoctorScreen(Screen[None]):
@@ -38,7 +39,7 @@ class DoctorScreen(Screen[None]):
                 id="doctor-intro",
             )
             yield ReportView(id="doctor-report")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Doctor"

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Markdown, OptionList, Static, TextArea
+from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
 
 from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
@@ -27,6 +27,7 @@ from tutor.ui.screens.drill_parts import (
 )
 from tutor.ui.screens.editor import EditorSession
 from tutor.ui.widgets.feedback import FeedbackPanel
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.order_list import OrderList
 from tutor.ui.widgets.run_status import RunStatus
 
@@ -44,7 +45,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     left with escape, which ends a review session)."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back / cancel", priority=True),
+        Binding(
+            "escape", "back", "Back", priority=True
+        ),  # while grading: cancel (the status says so)
         Binding("ctrl+s", "submit", "Submit"),
         Binding("ctrl+t", "hint", "Hint"),
         Binding("ctrl+r", "reset", "Reset"),
@@ -107,7 +110,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield Static(id="drill-hints")
             yield Static(id="drill-answer")
             yield Markdown(id="drill-explain", open_links=False)
-        yield Footer()
+        yield KeyFooter()
 
     def _title_text(self) -> Text:
         ref = self.ref

@@ -7,11 +7,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenDrill
 from tutor.ui.progress_view import MARKS_LEGEND, MASTERED, drill_mark
+from tutor.ui.widgets.key_footer import KeyFooter
 
 
 class DrillListScreen(Screen[None]):
@@ -31,7 +32,7 @@ class DrillListScreen(Screen[None]):
         yield Header()
         yield Static(id="drills-head")
         yield OptionList(id="drill-list")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "All drills" if self.chapter is None else f"Drills · chapter {self.chapter}"

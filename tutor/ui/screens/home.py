@@ -9,12 +9,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLesson, OpenReviews
 from tutor.ui.progress_view import ChapterView, chapter_views
 from tutor.ui.widgets.chapter_detail import ChapterDetail
 from tutor.ui.widgets.chapter_list import ChapterList
+from tutor.ui.widgets.key_footer import KeyFooter
 
 
 def summary_text(views: list[ChapterView], due: int, resume: str | None) -> Text:
@@ -58,7 +59,7 @@ class HomeScreen(Screen[None]):
         with Horizontal(id="home-body"):
             yield ChapterList(id="chapters").data_bind(chapters=HomeScreen.views)
             yield ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected)
-        yield Footer()
+        yield KeyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer the pack-problems key only when there are problems."""

@@ -11,13 +11,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Markdown, OptionList, Static
+from textual.widgets import Header, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
 from tutor.ui.progress_view import drill_mark
 from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.snippet import SnippetView
 
 #: chunks mounted before the first frame; the rest follow in batches
@@ -76,7 +77,7 @@ class LessonScreen(Screen[None]):
                 )
                 yield OptionList(id="lesson-drills")
                 yield Static(id="lesson-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = f"Lesson {self.chapter}"

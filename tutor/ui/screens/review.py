@@ -11,8 +11,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
+
+from tutor.ui.widgets.key_footer import KeyFooter
 
 INTRO = (
     "Each review comes back as a fresh variant with new numbers: recall the idea, not the answer."
@@ -53,7 +55,7 @@ class ReviewScreen(Screen[None]):
         yield Header()
         yield Static(id="review-head")
         yield OptionList(id="review-list")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Reviews"

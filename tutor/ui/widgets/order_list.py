@@ -11,13 +11,16 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+MOVE = Binding.Group("Move line")
+"""the footer shows the two move keys under one description (they fit at 80 columns)."""
+
 
 class OrderList(OptionList):
     """Lines in the learner's current order; shift+up/down (or K/J) move the highlighted one."""
 
     BINDINGS = [
-        Binding("shift+up,ctrl+up,K", "move(-1)", "Move up"),
-        Binding("shift+down,ctrl+down,J", "move(1)", "Move down"),
+        Binding("shift+up,ctrl+up,K", "move(-1)", "Move up", key_display="⇧↑", group=MOVE),
+        Binding("shift+down,ctrl+down,J", "move(1)", "Move down", key_display="⇧↓", group=MOVE),
     ]
 
     lines: reactive[list[str]] = reactive(list, always_update=True)

@@ -7,7 +7,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Static, TextArea
+from textual.widgets import Button, Header, Input, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench, limits_for
@@ -15,6 +15,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bench.bench_clocks import BenchClocks
 from tutor.ui.labs.bench.bench_profile import BenchProfile
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("bench").probe
@@ -66,7 +67,7 @@ class BenchLab(LabScreen):
             yield BenchClocks(id="bench-clocks")
             yield BenchProfile(id="bench-profile")
             yield Static(WHY, id="bench-why")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Benchmark lab"

@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Button, Footer, Header, Select, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Button, Header, Select, Static, TabbedContent, TabPane, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_bridges import DEFAULT_CODE, SUM_CODE, Bridges
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bridges.bridges_ledger import BridgesLedger
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("bridges").probe
@@ -58,7 +59,7 @@ class BridgesLab(LabScreen):
                 yield TextArea("", read_only=True, id="bridges-xla-hlo")
             with TabPane("StableHLO: torchax", id="tab-torchax"):
                 yield TextArea("", read_only=True, id="bridges-torchax-hlo")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Two-bridge ledger"

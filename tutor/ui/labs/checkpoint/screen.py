@@ -7,12 +7,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("checkpoint").probe
@@ -49,7 +50,7 @@ class CheckpointLab(LabScreen):
                 yield RoundTripPanel(id="checkpoint-state")
             with TabPane("3 · torch.save(model)", id="tab-pickle"), VerticalScroll():
                 yield PickledPanel(id="checkpoint-pickle")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Device & checkpoint"

@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Static, TextArea
+from textual.widgets import Header, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_graph import GraphView
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.graph.graph_tables import ROLE_STYLE, NodeTable, OpDiffTable
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = (
@@ -72,7 +73,7 @@ class GraphLab(LabScreen):
             with Vertical(id="graph-side"):
                 yield Static(id="graph-signature")
                 yield OpDiffTable(id="graph-ops")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Graph viewer"

@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static, TextArea
+from textual.widgets import Header, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_guards import BACKENDS, GuardReport
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.guards.guards_panels import EventTable, guards_text, ops_text
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = (
@@ -62,7 +63,7 @@ class GuardsLab(LabScreen):
                 yield EventTable(id="guards-events")
             with VerticalScroll(id="guards-set"):
                 yield Static(id="guards-set-text")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Guard viewer"

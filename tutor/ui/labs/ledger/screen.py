@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, Label, Select, Static, TextArea
+from textual.widgets import Header, Input, Label, Select, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_ledger import Ledger, parse_shape
@@ -19,6 +19,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ledger.ledger_table import LedgerTable
 from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 
 PROBE = get_lab("ledger").probe
 
@@ -97,7 +98,7 @@ class LedgerLab(LabScreen):
             yield LedgerTable(id="ledger-table")
             yield LedgerTotals(id="ledger-totals")
         yield Static(id="ledger-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = get_lab("ledger").title

@@ -8,12 +8,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_loader import MAX_SAMPLES, MAX_WORKERS, LoaderRun
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loader.loader_timeline import LoaderTimeline, lane_name
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("loader").probe
@@ -88,7 +89,7 @@ class LoaderLab(LabScreen):
         with VerticalScroll(id="loader-main"):
             yield Static(id="loader-summary")
             yield LoaderTimeline(id="loader-timeline")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "DataLoader timeline"

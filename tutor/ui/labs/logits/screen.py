@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Header, Input, Label, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_logits import LogitsResult, parse_logits
@@ -21,6 +21,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.logits.logits_bars import LogitsBars
 from tutor.ui.labs.logits.logits_summary import LogitsSummary
 from tutor.ui.labs.logits.logits_sweep import LogitsSweep
+from tutor.ui.widgets.key_footer import KeyFooter
 
 PROBE = get_lab("logits").probe
 SETTLE = 0.05
@@ -77,7 +78,7 @@ class LogitsLab(LabScreen):
         yield LogitsSummary(id="logits-summary")
         yield LogitsSweep(id="logits-sweep")
         yield Static(self.preset_error, id="logits-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = get_lab("logits").title

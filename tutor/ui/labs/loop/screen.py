@@ -13,7 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Header, Input, Label, Select, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
@@ -23,6 +23,7 @@ from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
 from tutor.ui.labs.loop.loop_history import LoopHistory
 from tutor.ui.labs.loop.loop_playhead import Playhead
 from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.loss_curve import LossCurve
 
 PROBE = get_lab("loop").probe
@@ -112,7 +113,7 @@ class LoopLab(LabScreen):
             yield LossCurve(id="curve")
         yield LoopDiagnosis(id="diagnosis")
         yield Static(id="loop-status")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = get_lab("loop").title

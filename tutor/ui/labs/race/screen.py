@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Select, Static
+from textual.widgets import Button, Header, Input, Select, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_race import MAX_N, OPS, Race
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.race.race_bars import RaceBars
 from tutor.ui.labs.race.race_table import RaceTable
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("race").probe
@@ -57,7 +58,7 @@ class RaceLab(LabScreen):
             yield RaceBars(id="race-bars")
             yield RaceTable(id="race-table")
             yield Static(WHY, id="race-why")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Dispatch race"

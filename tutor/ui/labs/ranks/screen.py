@@ -8,13 +8,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Select, Static
+from textual.widgets import Button, Header, Input, Select, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_ranks import MAX_WORLD, MIN_WORLD, OPS, Ranks
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ranks.ranks_table import RanksTable
 from tutor.ui.labs.ranks.ranks_timeline import RanksTimeline
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("ranks").probe
@@ -85,7 +86,7 @@ class RanksLab(LabScreen):
             yield RanksTable(id="ranks-table")
             yield RanksTimeline(id="ranks-timeline")
             yield Static(id="ranks-why")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Rank timeline"

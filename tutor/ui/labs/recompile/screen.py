@@ -10,12 +10,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Header, Input, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_recompile import DEFAULT_SIZES, Recompile, check_sizes, parse_sizes
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.recompile.recompile_steps import CompileSteps
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 PROBE = get_lab("recompile").probe
@@ -84,7 +85,7 @@ class RecompileLab(LabScreen):
             yield CompileSteps(id="recompile-plain")
             yield CompileSteps(id="recompile-padded")
         yield Static(id="recompile-verdict")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Recompilation counter"

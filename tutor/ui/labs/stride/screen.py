@@ -9,7 +9,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_stride_map import StrideMap
@@ -17,6 +17,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.stride.stride_facts import StrideFacts, ViewVerdict
 from tutor.ui.labs.stride.stride_grid import StrideGrid, short
 from tutor.ui.labs.stride.stride_strip import StorageStrip
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
@@ -75,7 +76,7 @@ class StrideLab(LabScreen):
         yield Static(id="stride-arith")
         yield StorageStrip(id="stride-strip")
         yield ViewVerdict(id="stride-verdict")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stride-expr").border_title = "tensor expression · enter runs"

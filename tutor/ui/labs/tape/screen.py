@@ -7,7 +7,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_tape import Tape
@@ -15,6 +15,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.tape.tape_graph import TapeGraph
 from tutor.ui.labs.tape.tape_panels import TapeChecks, TapeStepPanel
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
@@ -59,7 +60,7 @@ class TapeLab(LabScreen):
                     yield TapeStepPanel(id="tape-step")
                 with TabPane("Checks", id="tab-checks"), VerticalScroll():
                     yield TapeChecks(id="tape-checks")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Autograd tape"

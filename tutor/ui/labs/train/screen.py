@@ -8,7 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Select, Static, TextArea
+from textual.widgets import Button, Header, Input, Select, Static, TextArea
 
 from tutor.content.labs import get_lab
 from tutor.probes.data_train import BACKENDS, DEFAULT_CONFIG, Epoch, TrainRun
@@ -16,6 +16,7 @@ from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.train.train_curves import AccuracyCurve
 from tutor.ui.labs.train.train_table import EpochTable
 from tutor.ui.widgets.code_editor import CodeEditor
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.loss_curve import LossCurve
 from tutor.ui.widgets.run_status import RunStatus
 
@@ -69,7 +70,7 @@ class TrainLab(LabScreen):
             with Vertical(id="train-plots"):
                 yield LossCurve(title="training loss per step", id="train-loss")
                 yield AccuracyCurve(id="train-accuracy")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Training run: 1,797 handwritten digits"
