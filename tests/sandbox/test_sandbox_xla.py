@@ -1,9 +1,11 @@
 """The xla runtime (``make xla-runtime``) inside the sandbox: torch_xla lazy tensors with metrics
 and sync, StableHLO from torch_xla and from torchax, torchax eager and jax.jit of an extracted
-function; found with no configuration, run as the dedicated uid inside bubblewrap."""
+function, under both layers (bubblewrap, and rlimits alone as a TPU VM needs it), contained as
+every runtime is; found with no configuration, run as the dedicated uid."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -11,9 +13,25 @@ import textwrap
 
 import pytest
 
+from tests.conftest import xla_runtime_or_skip
+from tests.sandbox.conftest import find_leftovers, layer_params
+from tutor.sandbox import Sandbox
+from tutor.sandbox.selftest import check_names, run_check
+
 pytestmark = pytest.mark.timeout(600)
 
 XLA = {"timeout": 240, "memory_mb": 6144}
+#: the self-test checks that only the system-call filter makes hold
+FILTERED = ("memory outside the limit is refused", "no new user namespaces")
+
+
+@pytest.fixture(scope="module", params=layer_params())
+def xla_layer_box(request):
+    """A started sandbox on the xla runtime with the layer named by the parameter."""
+    box = Sandbox(runtime=xla_runtime_or_skip(), containment=request.param)
+    box.start()
+    yield box
+    box.close()
 
 
 def test_runtime_is_found_contained_and_on_cpu(xla_sandbox):
@@ -27,7 +45,7 @@ def test_runtime_is_found_contained_and_on_cpu(xla_sandbox):
         assert user == "learner"  # the sandbox's own /etc/passwd names the dedicated uid
 
 
-def test_lazy_tensors_metrics_and_sync(xla_sandbox):
+def test_lazy_tensors_metrics_and_sync(xla_layer_box):
     code = textwrap.dedent(
         """
         import torch_xla
@@ -42,12 +60,12 @@ def test_lazy_tensors_metrics_and_sync(xla_sandbox):
         print(met.metric_data("CompileTime")[0], met.metric_data("ExecuteTime")[0], value)
         """
     )
-    result = xla_sandbox.run(code, **XLA)
+    result = xla_layer_box.run(code, **XLA)
     assert result.ok, result
     assert result.stdout.splitlines() == ["xla:0 True", "1 1 30.0"]
 
 
-def test_stablehlo_from_both_bridges_and_torchax(xla_sandbox):
+def test_stablehlo_from_both_bridges_and_torchax(xla_layer_box):
     code = textwrap.dedent(
         """
         import jax, jax.numpy as jnp, torchax
@@ -74,7 +92,7 @@ def test_stablehlo_from_both_bridges_and_torchax(xla_sandbox):
             print("eager", type(t).__name__, (t @ t).sum().item())
         """
     )
-    result = xla_sandbox.run(code, **XLA)
+    result = xla_layer_box.run(code, **XLA)
     assert result.ok, result
     assert result.stdout.splitlines() == [
         "torch_xla True True",
@@ -82,6 +100,26 @@ def test_stablehlo_from_both_bridges_and_torchax(xla_sandbox):
         "torchax True",
         "eager Tensor 8.0",
     ]
+    assert find_leftovers(xla_layer_box) == []
+
+
+def test_the_containment_self_test_holds_in_the_xla_runtime(xla_layer_box):
+    """No network but the loopback, no writes outside scratch, nothing left for the next run,
+    and the rest of what ``tutor doctor`` checks, in this runtime too."""
+
+    async def run(code, **limits):
+        return xla_layer_box.run(code, **limits)
+
+    async def every_check():
+        return [await run_check(name, run, True) for name in check_names(local=True)]
+
+    checks = asyncio.run(every_check())
+    assert {"network is blocked", "cannot leave files outside scratch"} <= {c.name for c in checks}
+    failed = {c.name: c.detail for c in checks if not c.ok}
+    if "seccomp" not in xla_layer_box.layers:  # a runtime built without pyseccomp: doctor says so
+        for name in FILTERED:
+            failed.pop(name, None)
+    assert failed == {}
 
 
 def test_exec_and_doctor_name_the_runtime(xla_sandbox, tmp_path):

@@ -136,6 +136,12 @@ PRELOAD = (
     # device is made before the fork (the PJRT client starts threads)
     "torch_xla",
     "torch_xla.debug.metrics",
+    "torch_xla.stablehlo",
+    # and its JAX side (torchax imports jax and flax): seconds per run otherwise, and under the
+    # rlimits layer a run's uid may not read the standard library modules they would import
+    "jax",
+    "jax.numpy",
+    "torchax",
 )
 
 #: what the first run with the compile profile loads into the zygote (inductor's C++ path)
