@@ -120,3 +120,15 @@ async def test_a_second_start_draws_home_from_the_cached_summary():
         await app.workers.wait_for_complete()  # the catalog loads right after the first frame
         assert app._catalog is not None
         assert len(app.catalog.drills()) == len(app.summary.drills)
+
+
+async def test_the_chapter_panel_says_not_started_until_the_learner_starts(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        detail = app.screen.query_one("#detail-text")
+        assert "Status     not started" in str(detail.render())
+        app.store.record_attempt("fixture-basics/row-strides", 1, "(1, 1)", False, "wrong")
+        app.screen.refresh_progress()
+        await pilot.pause()
+        assert "Status     in progress" in str(detail.render())

@@ -32,6 +32,8 @@ class ChapterView:
     labs: tuple[str, ...] = field(default_factory=tuple)
     complete: bool = False
     """The store's verdict: lesson read and every quiz drill (at least one) mastered."""
+    started: bool = False
+    """Whether the learner has read the lesson or tried any of the chapter's drills."""
 
     @property
     def available(self) -> bool:
@@ -47,6 +49,7 @@ class ChapterView:
 def chapter_views(summary: CatalogSummary, store: Any) -> list[ChapterView]:
     """Every chapter of the catalog's summary with its progress in the store."""
     views = []
+    tried = {a.drill for a in store.attempts()}
     for chapter in summary.chapters:
         drills = summary.drills_for(chapter.number)
         status = store.chapter_status(
@@ -66,6 +69,7 @@ def chapter_views(summary: CatalogSummary, store: Any) -> list[ChapterView]:
                 quiz_total=status.quiz_total,
                 labs=tuple(chapter.labs),
                 complete=status.done,
+                started=status.lesson_read or any(d.full_id in tried for d in drills),
             )
         )
     return views

@@ -34,7 +34,10 @@ def detail_text(view: ChapterView | None) -> Text:
     if view.labs:
         text.append(f"Labs       {', '.join(view.labs)}\n")
     text.append("Status     ")
-    text.append("done ✓\n" if view.done else "in progress\n", style="bold" if view.done else "")
+    if view.done:
+        text.append("done ✓\n", style="bold")
+    else:
+        text.append("in progress\n" if view.started else "not started\n")
     text.append(f"\n{MASTERY_RULE}", style="dim")
     return text
 
