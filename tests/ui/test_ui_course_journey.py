@@ -3,6 +3,7 @@ with the real lessons, the real drill packs and the real sandbox; home counts th
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, OptionList, Static
 
 from tutor.content.catalog import Catalog
@@ -46,126 +47,46 @@ async def answer_quiz_drill(app, pilot, ref) -> None:
     await settle(app, pilot)
 
 
-async def test_chapters_one_to_four_done_through_the_ui():
-    from tutor.ui.app import TutorApp
-
-    catalog = Catalog.load(Settings())
-    app = TutorApp(Settings(), catalog=catalog, seed=4)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        summary = app.screen.query_one("#home-summary", Static)
-        assert "0/12 chapters" in str(summary.render())
-        for chapter in (1, 2, 3, 4):
-            app.post_message(OpenLesson(chapter))
-            await settle(app, pilot)
-            assert isinstance(app.screen, LessonScreen)
-            await pilot.press("m")
-            await pilot.press("escape")
-            await settle(app, pilot)
-            quiz = [ref for ref in catalog.drills_for(chapter) if ref.drill.quiz]
-            assert quiz, f"chapter {chapter} has no quiz"
-            for ref in quiz:
-                await answer_quiz_drill(app, pilot, ref)
-        assert isinstance(app.screen, HomeScreen)
-        app.screen.refresh_progress()
-        await pilot.pause()
-        assert "4/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
-        assert app.store.chapters_done() == {1, 2, 3, 4}
+async def read_lesson(app, pilot, chapter: int) -> None:
+    """Open the chapter's lesson, mark it read, go back home."""
+    app.post_message(OpenLesson(chapter))
+    await settle(app, pilot)
+    assert isinstance(app.screen, LessonScreen)
+    await pilot.press("m")
+    await pilot.press("escape")
+    await settle(app, pilot)
 
 
-async def test_chapter_twelve_done_through_the_ui():
-    from tutor.ui.app import TutorApp
-
-    catalog = Catalog.load(Settings())
-    app = TutorApp(Settings(), catalog=catalog, seed=12)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        app.post_message(OpenLesson(12))
-        await settle(app, pilot)
-        assert isinstance(app.screen, LessonScreen)
-        await pilot.press("m")
-        await pilot.press("escape")
-        await settle(app, pilot)
-        quiz = [ref for ref in catalog.drills_for(12) if ref.drill.quiz]
-        assert len(quiz) >= 3
-        for ref in quiz:
-            await answer_quiz_drill(app, pilot, ref)
-        assert isinstance(app.screen, HomeScreen)
-        app.screen.refresh_progress()
-        await pilot.pause()
-        assert "1/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
-        assert app.store.chapters_done() == {12}
+def home_summary(app) -> str:
+    return str(app.screen.query_one("#home-summary", Static).render())
 
 
-async def test_chapters_five_to_seven_done_through_the_ui():
-    from tutor.ui.app import TutorApp
-
-    catalog = Catalog.load(Settings())
-    app = TutorApp(Settings(), catalog=catalog, seed=7)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        for chapter in (5, 6, 7):
-            app.post_message(OpenLesson(chapter))
-            await settle(app, pilot)
-            assert isinstance(app.screen, LessonScreen)
-            await pilot.press("m")
-            await pilot.press("escape")
-            await settle(app, pilot)
-            quiz = [ref for ref in catalog.drills_for(chapter) if ref.drill.quiz]
-            assert len(quiz) >= 3, f"chapter {chapter} has {len(quiz)} quiz drills"
-            for ref in quiz:
-                await answer_quiz_drill(app, pilot, ref)
-        assert isinstance(app.screen, HomeScreen)
-        app.screen.refresh_progress()
-        await pilot.pause()
-        assert "3/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
-        assert app.store.chapters_done() == {5, 6, 7}
+# (the chapters one learner goes through, the learner's seed)
+JOURNEYS = [
+    pytest.param((1, 2, 3, 4), 4, id="chapters-1-4"),
+    pytest.param((5, 6, 7), 7, id="chapters-5-7"),
+    pytest.param((8, 9), 8, id="chapters-8-9"),
+    pytest.param((10, 11), 10, id="chapters-10-11"),  # xla chapters: choices, no runtime needed
+    pytest.param((12,), 12, id="chapter-12"),
+]
 
 
-async def test_chapters_eight_and_nine_done_through_the_ui():
-    from tutor.ui.app import TutorApp
-
-    catalog = Catalog.load(Settings())
-    app = TutorApp(Settings(), catalog=catalog, seed=8)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        for chapter in (8, 9):
-            app.post_message(OpenLesson(chapter))
-            await settle(app, pilot)
-            assert isinstance(app.screen, LessonScreen)
-            await pilot.press("m")
-            await pilot.press("escape")
-            await settle(app, pilot)
-            quiz = [ref for ref in catalog.drills_for(chapter) if ref.drill.quiz]
-            assert len(quiz) >= 3, f"chapter {chapter} has {len(quiz)} quiz drills"
-            for ref in quiz:
-                await answer_quiz_drill(app, pilot, ref)
-        assert isinstance(app.screen, HomeScreen)
-        app.screen.refresh_progress()
-        await pilot.pause()
-        assert "2/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
-        assert app.store.chapters_done() == {8, 9}
-
-
-async def test_chapters_ten_and_eleven_done_through_the_ui():
-    """The two xla chapters: their quizzes are choices, graded without a runtime; every one of
-    the twelve chapters now has a lesson and drills installed."""
+@pytest.mark.parametrize(("chapters", "seed"), JOURNEYS)
+async def test_chapters_done_through_the_ui(chapters, seed):
+    """A fresh learner reads each lesson and passes each quiz (at least three drills a chapter);
+    home then counts exactly those chapters done. Every chapter is installed."""
     from tutor.ui.app import TutorApp
     from tutor.ui.widgets.chapter_list import ChapterList
 
     catalog = Catalog.load(Settings())
-    app = TutorApp(Settings(), catalog=catalog, seed=10)
+    app = TutorApp(Settings(), catalog=catalog, seed=seed)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
+        assert "0/12 chapters" in home_summary(app)
         lines = [str(o.prompt) for o in app.screen.query_one(ChapterList).options if o.id]
         assert len(lines) == 12 and not [line for line in lines if "not yet available" in line]
-        for chapter in (10, 11):
-            app.post_message(OpenLesson(chapter))
-            await settle(app, pilot)
-            assert isinstance(app.screen, LessonScreen)
-            await pilot.press("m")
-            await pilot.press("escape")
-            await settle(app, pilot)
+        for chapter in chapters:
+            await read_lesson(app, pilot, chapter)
             quiz = [ref for ref in catalog.drills_for(chapter) if ref.drill.quiz]
             assert len(quiz) >= 3, f"chapter {chapter} has {len(quiz)} quiz drills"
             for ref in quiz:
@@ -173,5 +94,5 @@ async def test_chapters_ten_and_eleven_done_through_the_ui():
         assert isinstance(app.screen, HomeScreen)
         app.screen.refresh_progress()
         await pilot.pause()
-        assert "2/12 chapters" in str(app.screen.query_one("#home-summary", Static).render())
-        assert app.store.chapters_done() == {10, 11}
+        assert f"{len(chapters)}/12 chapters" in home_summary(app)
+        assert app.store.chapters_done() == set(chapters)
