@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tutor.commands.lesson_run import Drift, check_snippet
-from tutor.content.lesson_outputs import normalise
+from tutor.content.lesson_outputs import normalise, recorded_torch_version
 from tutor.content.lesson_text import SnippetBlock, parse_snippets
 from tutor.content.loader import load_pack
 from tutor.content.models import ChoiceParam, Drill, IntParam
@@ -67,6 +67,20 @@ class Course:
             return normalise(block.output) or ""
         assert drifts[0].actual is not None, str(drifts[0])
         return drifts[0].actual
+
+    def check_fact(self, lesson: str | Path, fact: str, needle: str, xla=None) -> None:
+        """The course's ``fact`` holds twice: a snippet's recorded output shows ``needle``, and
+        that snippet prints it again now."""
+        fresh = self.fresh(lesson, self.snippet(lesson, needle), xla)
+        assert needle in fresh, f"torch no longer prints {needle!r} ({fact})"
+
+    def check_recorded(self, lesson: str | Path) -> None:
+        """The lesson names the torch that recorded it, and every snippet has its output."""
+        path = self.lesson(str(lesson))
+        text = path.read_text(encoding="utf-8")
+        assert recorded_torch_version(text), f"{path.name}: no torch version in the front matter"
+        unrecorded = [b.line for b in parse_snippets(text) if b.output is None]
+        assert not unrecorded, f"{path.name}: snippets without output on lines {unrecorded}"
 
     @staticmethod
     def drill(pack_file: str, drill_id: str) -> Drill:

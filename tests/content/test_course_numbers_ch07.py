@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content.lessons import load_lesson
-
 #: under xdist, with the other tests that read the session's snippet runs (``course``)
 pytestmark = pytest.mark.xdist_group("course")
 
@@ -51,14 +49,11 @@ FACTS: list[tuple[str, str]] = [
 
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
 def test_course_fact_recorded_and_reproduced(course, fact, needle):
-    block = course.snippet(LESSON, needle)
-    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
+    course.check_fact(LESSON, fact, needle)
 
 
-def test_lesson_records_the_torch_version():
-    lesson = load_lesson(LESSON)
-    assert lesson.torch
-    assert all(s.output is not None for s in lesson.snippets), "unrecorded snippet"
+def test_lesson_records_the_torch_version(course):
+    course.check_recorded(LESSON)
 
 
 def test_drill_truth_is_permute_then_addmm(course):

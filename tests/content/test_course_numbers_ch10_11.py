@@ -68,9 +68,7 @@ FACTS: list[tuple[int, str, str]] = [
 
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
 def test_course_fact_recorded_and_reproduced(course, xla_sandbox, chapter, fact, needle):
-    block = course.snippet(LESSONS[chapter], needle)
-    fresh = course.fresh(LESSONS[chapter], block, xla_sandbox)
-    assert needle in fresh, f"the xla runtime no longer prints {needle!r} ({fact})"
+    course.check_fact(LESSONS[chapter], fact, needle, xla_sandbox)
 
 
 @pytest.mark.parametrize(

@@ -53,9 +53,7 @@ FACTS: list[tuple[int, str, str]] = [
 
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
 def test_course_number_recorded_and_reproduced(course, chapter, fact, needle):
-    block = course.snippet(LESSONS[chapter], needle)
-    fresh = course.fresh(LESSONS[chapter], block)
-    assert needle in fresh, f"torch no longer prints {needle!r} ({fact})"
+    course.check_fact(LESSONS[chapter], fact, needle)
 
 
 def test_three_epochs_pass_ninety_percent(course):

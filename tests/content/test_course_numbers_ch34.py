@@ -97,16 +97,12 @@ FACTS: list[tuple[int, str, str]] = [
 
 @pytest.mark.parametrize(("chapter", "fact", "needle"), FACTS, ids=[f[1] for f in FACTS])
 def test_course_number_recorded_and_reproduced(course, chapter, fact, needle):
-    block = course.snippet(LESSONS[chapter], needle)
-    fresh = course.fresh(LESSONS[chapter], block)
-    assert needle in fresh, f"torch no longer prints {needle!r} ({fact})"
+    course.check_fact(LESSONS[chapter], fact, needle)
 
 
-def test_lessons_record_the_torch_version():
+def test_lessons_record_the_torch_version(course):
     for path in LESSONS.values():
-        lesson = load_lesson(path)
-        assert lesson.torch, f"{path.name}: no torch version in the front matter"
-        assert all(s.output is not None for s in lesson.snippets), f"{path.name}: unrecorded"
+        course.check_recorded(path)
 
 
 def test_lessons_link_their_labs():

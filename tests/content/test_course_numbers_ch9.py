@@ -43,8 +43,7 @@ def lesson():
 
 @pytest.mark.parametrize(("fact", "needle"), FACTS, ids=[f[0] for f in FACTS])
 def test_course_fact_recorded_and_reproduced(course, fact, needle):
-    block = course.snippet(LESSON, needle)
-    assert needle in course.fresh(LESSON, block), f"torch no longer prints {needle!r} ({fact})"
+    course.check_fact(LESSON, fact, needle)
 
 
 def test_lesson_links_its_labs_and_names_its_reading(lesson):
