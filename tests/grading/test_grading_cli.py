@@ -7,21 +7,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+from click.testing import CliRunner, Result
+
+from tutor.cli import main
+
 PACK = Path(__file__).parent / "packs" / "basics.yaml"
 KEYS = {"drill", "seed", "params", "status", "correct", "expected", "feedback"}
 
 
-def drill_run(*args: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "tutor", "--pack", str(PACK), "drill", "run", *args]
-    return subprocess.run(
-        cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
-    )
+def drill_run(*args: str) -> Result:
+    """`tutor --pack basics.yaml drill run ARGS`, in this process (it starts its own sandbox)."""
+    return CliRunner().invoke(main, ["--pack", str(PACK), "drill", "run", *args])
 
 
 def test_predict_json_contract():
-    out = drill_run(
-        "grading-basics/permute-shape", "--answer", "(4, 2, 3)", "--seed", "3", "--json"
-    )
+    """The README's command in a real `tutor` process: its exit status and its JSON."""
+    cmd = [sys.executable, "-m", "tutor", "--pack", str(PACK), "drill", "run",
+           "grading-basics/permute-shape", "--answer", "(4, 2, 3)", "--seed", "3", "--json"]  # fmt: skip
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert set(data) >= KEYS
@@ -44,7 +47,7 @@ def test_order_answer_from_a_file_and_wrong_verdict_exits_0(tmp_path):
     answer.write_text("out = model(x)\noptimizer.zero_grad()\nloss = criterion(out, y)\n"
                       "loss.backward()\noptimizer.step()\n")  # fmt: skip
     out = drill_run("grading-basics/five-lines", "--answer-file", str(answer), "--json")
-    assert out.returncode == 0
+    assert out.exit_code == 0
     data = json.loads(out.stdout)
     assert data["status"] == "wrong" and "Line 1" in data["feedback"]
 
@@ -59,5 +62,5 @@ def test_choice_and_code():
 
 def test_unknown_drill_is_an_error():
     out = drill_run("grading-basics/outr", "--answer", "1", "--json")
-    assert out.returncode != 0
+    assert out.exit_code != 0
     assert "did you mean grading-basics/outer" in json.loads(out.stdout)["error"]
