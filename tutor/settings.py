@@ -7,7 +7,6 @@ Everything is overridable by environment for tests: ``TUTOR_HOME`` relocates all
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +55,8 @@ def load_config() -> dict[str, Any]:
     path = config_path()
     if not path.is_file():
         return {}
+    import tomllib  # only when there is a config file
+
     with path.open("rb") as fh:
         return tomllib.load(fh)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sysconfig
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,8 +125,7 @@ def source_key(settings: Settings) -> list[Any]:
     lessons = sorted((PROJECT_ROOT / "lessons").glob("*.md"))
     code = sorted((PROJECT_ROOT / "tutor" / "content").glob("*.py"))
     chapters = PROJECT_ROOT / "lessons" / "chapters.yaml"
-    paths = sysconfig.get_paths()
-    installed = sorted({Path(paths["purelib"]), Path(paths["platlib"])})
+    installed = sorted({Path(p) for p in sys.path if p.endswith("site-packages")})
     stamps = [_stamp(p) for p in [*files, *lessons, chapters, *code, *installed]]
     return [FORMAT, stamps]
 

@@ -15,14 +15,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import fsrs
+from typing import TYPE_CHECKING, Any
 
 from tutor.progress import reviews
 from tutor.progress.database import classify, connect
 from tutor.progress.journal import Entry, Journal
 from tutor.settings import home_dir
+
+if TYPE_CHECKING:
+    import fsrs
 
 #: A drill is mastered once answered correctly with at most this many hints.
 MASTERY_MAX_HINTS = 1
@@ -294,7 +295,7 @@ class Store:
 
     def _card(self, drill: str) -> fsrs.Card | None:
         rows = self._rows("SELECT card FROM cards WHERE drill = ?", (drill,))
-        return fsrs.Card.from_json(rows[0][0]) if rows else None
+        return reviews.card_from_json(rows[0][0]) if rows else None
 
     def next_review(self, drill: str) -> datetime | None:
         """When ``drill`` is next due for review, or None if never attempted."""
@@ -435,7 +436,7 @@ def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
     if revealed:  # practice after the answer was shown says nothing about recall
         return 1
     row = conn.execute("SELECT card FROM cards WHERE drill = ?", (drill,)).fetchone()
-    card = fsrs.Card.from_json(row[0]) if row else reviews.new_card()
+    card = reviews.card_from_json(row[0]) if row else reviews.new_card()
     card = reviews.review(card, reviews.rating_for(correct, hints, seconds), when)
     conn.execute(
         "INSERT OR REPLACE INTO cards (drill, card, due) VALUES (?, ?, ?)",

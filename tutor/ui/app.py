@@ -133,7 +133,18 @@ class TutorApp(Navigator, App[None]):
         self._warm_sandbox = warm_sandbox
         self.register_theme(DARK)
         self.register_theme(LIGHT)
-        self.theme = default_theme()
+        self._first_theme(default_theme())
+
+    def _first_theme(self, name: str) -> None:
+        """Set the theme before the style sheets are first parsed, as Textual's theme watcher
+        does but without the full re-parse it schedules (a tenth of the first frame's time)."""
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.update_classes(
+            {f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False
+        )
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())  # nothing is parsed yet
 
     # --- the catalog ----------------------------------------------------------------------
 

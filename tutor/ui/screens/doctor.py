@@ -21,6 +21,8 @@ class DoctorScreen(Screen[None]):
     """Shows a doctor report; gathers it in the app's sandbox unless one is given (tests,
     replays), redrawing it after each step."""
 
+    CSS_PATH = "doctor.tcss"
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("g", "gather", "Check again"),

@@ -44,6 +44,8 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     """One drill, one variant (seed). Dismisses with whether it was solved (None: the learner
     left with escape, which ends a review session)."""
 
+    CSS_PATH = "drills.tcss"
+
     BINDINGS = [
         Binding(
             "escape", "back", "Back", priority=True

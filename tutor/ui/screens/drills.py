@@ -18,6 +18,8 @@ from tutor.ui.widgets.key_footer import KeyFooter
 class DrillListScreen(Screen[None]):
     """The drills of ``chapter`` (every drill when None): ✓ mastered, ◐ tried, ○ new."""
 
+    CSS_PATH = "drills.tcss"
+
     BINDINGS = [Binding("escape", "back", "Back")]
 
     def __init__(self, chapter: int | None = None) -> None:

@@ -33,6 +33,8 @@ def keys_table(title: str, keys: list[tuple[str, str]]) -> Table:
 class HelpScreen(ModalScreen[None]):
     """Lists ``keys`` (the active bindings when `?` was pressed) and the global keys."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),
     ]

@@ -7,6 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.lazy import Lazy
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -58,7 +59,8 @@ class HomeScreen(Screen[None]):
         yield Static(id="home-summary")
         with Horizontal(id="home-body"):
             yield ChapterList(id="chapters").data_bind(chapters=HomeScreen.views)
-            yield ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected)
+            # the side panel follows a frame later: the first frame is the chapter list
+            yield Lazy(ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected))
         yield KeyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

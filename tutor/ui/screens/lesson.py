@@ -38,6 +38,8 @@ def part_widget(part: Prose | object) -> Widget:
 class LessonScreen(Screen[None]):
     """Reads the lesson of one chapter; mediates between snippets and the sandbox."""
 
+    CSS_PATH = "lesson.tcss"
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("r", "run_visible", "Run snippet"),

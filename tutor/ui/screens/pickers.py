@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 class LabPicker(ModalScreen[str | None]):
     """Choose one of the live labs (or one of ``names``); returns its name."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
     def __init__(self, names: list[str] | None = None) -> None:
@@ -41,6 +43,8 @@ class LabPicker(ModalScreen[str | None]):
 class ProblemsScreen(ModalScreen[None]):
     """The problems found while loading drill packs, one per line (file:line:col: message)."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [Binding("escape,q", "close", "Close")]
 
     def __init__(self, problems: list[str]) -> None:
@@ -60,6 +64,8 @@ class ProblemsScreen(ModalScreen[None]):
 
 class LinkPicker(ModalScreen[int | None]):
     """Choose one of several labelled entries (a lesson's lab links); returns its index."""
+
+    CSS_PATH = "dialogs.tcss"
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 

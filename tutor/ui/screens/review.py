@@ -38,6 +38,8 @@ def until(delta: timedelta) -> str:
 class ReviewScreen(Screen[None]):
     """Lists the due drills; enter starts the session, one drill screen after another."""
 
+    CSS_PATH = "drills.tcss"
+
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("s", "start", "Start reviews"),

@@ -27,6 +27,8 @@ class StoreProblemScreen(ModalScreen[str]):
     """Explains ``problem`` (a ``StoreError``); dismisses with ``fresh``, ``carry-on`` or
     ``quit``."""
 
+    CSS_PATH = "dialogs.tcss"
+
     BINDINGS = [Binding("escape", "carry_on", "Carry on")]
 
     def __init__(self, problem: object, why: str) -> None:

@@ -1,8 +1,13 @@
-"""The footer every screen shows: on a narrow terminal it tightens so that every key fits."""
+"""The footer every screen shows: on a narrow terminal it tightens so that every key fits.
+
+It is also redrawn once per burst of key-binding changes: Textual's ``Footer`` schedules a full
+recompose for every change of the screen's bindings, and a screen coming up (mounts, focus,
+resume) changes them several times before its first frame."""
 
 from __future__ import annotations
 
 from textual import events
+from textual.screen import Screen
 from textual.widgets import Footer
 
 COMPACT_BELOW = 112
@@ -28,3 +33,18 @@ class KeyFooter(Footer):
         """Fit the keys to the new width."""
         self.compact = event.size.width < COMPACT_BELOW
         self.set_class(event.size.width < NO_PALETTE_BELOW, "-no-palette")
+
+    _recompose_due = False
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """The screen's bindings changed: recompose after the next refresh, once."""
+        self._bindings_ready = True
+        if not screen.app.app_focus or self._recompose_due:
+            return
+        if self.is_attached and screen is self.screen:
+            self._recompose_due = True
+            self.call_after_refresh(self._recompose_now)
+
+    async def _recompose_now(self) -> None:
+        self._recompose_due = False
+        await self.recompose()
