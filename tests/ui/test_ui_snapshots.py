@@ -24,6 +24,11 @@ async def settle(pilot) -> None:
     await pilot.pause()
     for widget in app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
+        if isinstance(widget, TextArea):
+            # TextArea's line cache files a line drawn while the cursor had blinked out under
+            # the same key as a line with blinking off: on a slow run the steady cursor would
+            # not be drawn. A style update empties that cache.
+            widget.notify_style_update()
     app.clear_notifications()
     await pilot.pause()
 
