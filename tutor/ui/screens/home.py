@@ -7,7 +7,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.lazy import Lazy
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -59,8 +58,6 @@ class HomeScreen(Screen[None]):
         yield Static(id="home-summary")
         with Horizontal(id="home-body"):
             yield ChapterList(id="chapters").data_bind(chapters=HomeScreen.views)
-            # the side panel follows a frame later: the first frame is the chapter list
-            yield Lazy(ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected))
         yield KeyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -69,13 +66,27 @@ class HomeScreen(Screen[None]):
             return self.app.summary.problems > 0
         return True
 
+    _drawn = False
+    """Whether the first frame has been drawn (the side panel is mounted then)."""
+
     def on_mount(self) -> None:
         self.refresh_progress()
         self.query_one(ChapterList).focus()
-        self.call_after_refresh(self.app.home_drawn)
+        self.call_after_refresh(self._first_frame)
+
+    async def _first_frame(self) -> None:
+        """The chapter list is on screen: tell the app, then add the side panel (the first
+        frame does without it)."""
+        self._drawn = True
+        self.app.home_drawn()
+        body = self.query_one("#home-body", Horizontal)
+        if body.is_attached and self.app.return_code is None:  # not once the app is leaving
+            detail = ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected)
+            await body.mount(detail)
 
     def on_screen_resume(self) -> None:
-        self.refresh_progress()
+        if self._drawn:  # the first resume comes with the mount, which has just read progress
+            self.refresh_progress()
 
     def refresh_progress(self) -> None:
         """Re-read progress from the store and redraw."""

@@ -2,13 +2,17 @@
 
 It is also redrawn once per burst of key-binding changes: Textual's ``Footer`` schedules a full
 recompose for every change of the screen's bindings, and a screen coming up (mounts, focus,
-resume) changes them several times before its first frame."""
+resume) changes them several times before its first frame. And each binding's key starts out
+compact, to be bound to the footer's own setting right after: two restyles per key for
+nothing; here they start out as compact as the footer."""
 
 from __future__ import annotations
 
 from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 COMPACT_BELOW = 112
 """narrower than this, keys are drawn without padding."""
@@ -29,12 +33,20 @@ class KeyFooter(Footer):
     }
     """
 
+    _recompose_due = False
+
     def on_resize(self, event: events.Resize) -> None:
         """Fit the keys to the new width."""
         self.compact = event.size.width < COMPACT_BELOW
         self.set_class(event.size.width < NO_PALETTE_BELOW, "-no-palette")
 
-    _recompose_due = False
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each bound one already as compact as the footer (the command
+        palette's key is not bound to it and keeps its own)."""
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         """The screen's bindings changed: recompose after the next refresh, once."""
