@@ -1,4 +1,4 @@
-"""A one-line status with a spinner while a sandbox run is in progress."""
+"""A status line with a spinner while a sandbox run is in progress (a long message wraps)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ class RunStatus(Static):
     """Shows ``message``; while ``running`` it spins and says how to cancel."""
 
     DEFAULT_CSS = """
-    RunStatus { height: 1; color: $text-muted; }
+    RunStatus { height: auto; min-height: 1; color: $text-muted; }
     RunStatus.-running { color: $accent; }
     """
 

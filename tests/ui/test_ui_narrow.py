@@ -1,4 +1,4 @@
-"""At 80 columns every key a screen offers is in its footer, whole: none is cut off the edge."""
+"""At 80 columns nothing a screen offers is cut off: every footer key, a long status line."""
 
 from __future__ import annotations
 
@@ -117,3 +117,25 @@ async def test_every_key_of_the_main_screens_fits_at_80_columns(make_app, key):
             assert EVERYWHERE[0][0] == "ctrl+p"
             return
         assert not cut_keys(app)
+
+
+async def test_a_long_status_wraps_instead_of_being_cut():
+    from textual.widgets import Static
+
+    from tutor.ui.widgets.run_status import RunStatus
+
+    class StatusApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield RunStatus(id="status")
+            yield Static("below", id="below")
+
+    app = StatusApp()
+    async with app.run_test(size=(WIDTH, 24)) as pilot:
+        status = app.query_one(RunStatus)
+        status.message = "edit the config, then ctrl+r trains from scratch; " * 2
+        await pilot.pause()
+        assert status.size.height == 2
+        assert app.query_one("#below").region.y == 2
+        status.message = ""
+        await pilot.pause()
+        assert status.size.height == 1  # an empty status keeps its line: nothing jumps
