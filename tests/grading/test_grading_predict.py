@@ -134,3 +134,20 @@ def test_broadcasting_error_gets_the_broadcasting_hint(sandbox):
     assert g.status == "wrong" and g.category == "broadcasting"
     assert "right-aligned" in g.hint
     assert grade(Ref("t/b", drill), "RuntimeError", 0, sandbox).correct
+
+
+def test_a_hint_names_no_entry_the_feedback_did_not_name(sandbox):
+    setup = "w = torch.tensor([2.0, -3.0], requires_grad=True)\n(w * 1).sub_(0.5)"
+    drill = PredictDrill(kind="predict", id="w", prompt="?", setup=setup, ask="w.tolist()")
+    ref = Ref("t/w", drill)
+    assert grade(ref, "[2.0, -3.0]", 0, sandbox).correct
+    for answer, category in [
+        ("RuntimeErr", "predicted_raise"),  # a misspelt exception name still says "it raises"
+        ("error", "predicted_raise"),
+        ("tensor", "type"),
+    ]:
+        g = grade(ref, answer, 0, sandbox)
+        assert g.status == "wrong" and g.category == category, answer
+        assert "named above" not in (g.hint or ""), answer
+    g = grade(ref, "[2.0, -2.5]", 0, sandbox)  # the entry is named, and so is the hint
+    assert g.category == "values" and "Entry 1" in g.feedback and "named above" in g.hint

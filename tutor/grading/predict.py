@@ -67,10 +67,16 @@ def _seq_feedback(truth: Tagged, answer: Any, context: dict | None) -> tuple[str
             return "The right numbers, in the wrong order.", "wrong_order"
         wrong = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
         return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
+    if numbers and len(got) == len(truth["items"]):  # floats: compare entry by entry
+        items = truth["items"]
+        wrong = [i for i, (t, g) in enumerate(zip(items, got, strict=True)) if equal(t, g, 1e-4)]
+        if wrong:
+            return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
     if got is not None and len(got) != len(truth["items"]):
         n = len(truth["items"])
         return f"Your answer has {len(got)} entries; the result has {n}.", "shape"
-    return f"Not {_said(answer)}.", "values"
+    # no entry is named here: the hint must not point at one
+    return f"Not {_said(answer)}.", "value" if got is not None else "type"
 
 
 def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
@@ -112,7 +118,7 @@ def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
         if equal({"type": "float", "value": t}, a, 1e-4):
             index = _unravel(i, want)
             return f"The shape is right; the first wrong element is at index {index}.", "values"
-    return "The values differ.", "values"
+    return "The values differ.", "value"
 
 
 def _unravel(i: int, shape: list[int]) -> list[int]:
@@ -121,6 +127,14 @@ def _unravel(i: int, shape: list[int]) -> list[int]:
         index.append(i % n)
         i //= n
     return index[::-1]
+
+
+def _says_it_raises(answer: Any) -> bool:
+    """Whether a bare word reads as "it raises": ``error``, or a misspelt exception name."""
+    if not isinstance(answer, Word):
+        return False
+    text = answer.text.lower()
+    return text in _GENERIC_RAISE or text.endswith(("error", "err", "exception"))
 
 
 def _said(answer: Any) -> str:
@@ -166,7 +180,7 @@ def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]
             "This does not return a value: torch raises an exception.",
             category or "missed_raise",
         )
-    if isinstance(answer, ExcName):
+    if isinstance(answer, ExcName) or _says_it_raises(answer):
         return "No exception here: torch returns a value.", "predicted_raise"
     if kind in ("size", "tuple", "list"):
         return _seq_feedback(truth, answer, context)
