@@ -7,9 +7,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tutor.content.problems import Problem
 from tutor.settings import PROJECT_ROOT, Settings, home_dir
+
+if TYPE_CHECKING:
+    from tutor.content.problems import Problem
 
 ENTRY_POINT_GROUP = "tutor.packs"
 PACK_SUFFIXES = (".yaml", ".yml")
@@ -61,6 +64,8 @@ def entry_point_paths() -> tuple[list[Path], list[Problem]]:
     """
     from importlib import metadata  # a few dozen ms: only when packs are loaded
 
+    from tutor.content.problems import Problem  # as is this: the summary key needs neither
+
     paths: list[Path] = []
     problems: list[Problem] = []
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
@@ -78,6 +83,8 @@ def entry_point_paths() -> tuple[list[Path], list[Problem]]:
 
 def pack_paths(settings: Settings, *, builtin: bool = True) -> tuple[list[Path], list[Problem]]:
     """Every pack file to load, in priority order, each once; plus problems finding them."""
+    from tutor.content.problems import Problem
+
     roots: list[Path] = []
     if builtin:
         roots.append(builtin_pack_dir())

@@ -37,15 +37,23 @@ class KeyFooter(Footer):
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the keys to the new width."""
-        self.compact = event.size.width < COMPACT_BELOW
-        self.set_class(event.size.width < NO_PALETTE_BELOW, "-no-palette")
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.compact = width < COMPACT_BELOW
+        self.set_class(width < NO_PALETTE_BELOW, "-no-palette")
 
     def compose(self) -> ComposeResult:
         """Textual's keys, each bound one already as compact as the footer (the command
-        palette's key is not bound to it and keeps its own)."""
+        palette's key is not bound to it and keeps its own). The first time, the footer
+        takes the terminal's width as its own (it spans the screen; a resize corrects it), so
+        its keys are not restyled when it is first laid out."""
+        if not self.children:
+            self._fit(self.app.size.width)
         for widget in super().compose():
             if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
                 widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
             yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
