@@ -301,15 +301,15 @@ def check_code(
         "failure": None, "matched": None, "assert": None, "notes": [], "timings": {},
     }  # fmt: skip
     forked = time.perf_counter()
-    spec, hidden, keep = _learner_spec(
-        {"setup": setup, "answer": answer, "reference": reference, "call": call,
-         "trials": trials, "assert_code": assert_code, "forbid": forbid, "seed": seed,
-         "secrets": secrets, "inputs_unchanged": inputs_unchanged, "allow": allow,
-         "wrongs": wrongs}
-    )  # fmt: skip
     if peer is None:
+        spec, hidden, keep = _learner_spec(
+            {"setup": setup, "answer": answer, "reference": reference, "call": call,
+             "trials": trials, "assert_code": assert_code, "forbid": forbid, "seed": seed,
+             "secrets": secrets, "inputs_unchanged": inputs_unchanged, "allow": allow,
+             "wrongs": wrongs}
+        )  # fmt: skip
         learner = Learner(*spawn(learner_side(spec), hidden, keep))
-    else:  # forked by the runtime beside this process (see learner_process)
+    else:  # forked by the runtime beside this process, from the same arguments (learner_process)
         learner = Learner(peer[0], socket.socket(fileno=peer[1]), status_fd=peer[2])
     out["timings"]["fork_ms"] = _ms(forked)
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
