@@ -201,10 +201,16 @@ class Learner:
                 os.kill(self.pid, signal.SIGKILL)
 
     def release(self) -> None:
-        """Close the channel and let the process go without waiting for its end (it ends on
-        its own when the channel closes; the runtime reaps what is left after the run)."""
+        """Close the channel and stop the process, without waiting for its end (the runtime,
+        or the next ``spawn``, reaps it): the judge has what it needs, or stopped early and
+        needs nothing more (a learner still computing must not hold a core meanwhile)."""
         with contextlib.suppress(OSError):
             self.sock.close()
+        reaped = self.status_fd is not None and (
+            self.status_fd < 0 or bool(select.select([self.status_fd], [], [], 0)[0])
+        )  # a sibling the runtime already reaped: its pid is no longer its own
+        if not reaped:
+            self.kill()
         if self.status_fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self.status_fd)
