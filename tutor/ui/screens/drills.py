@@ -51,11 +51,12 @@ class DrillListScreen(Screen[None]):
         mastered = store.mastered_set()
         tried = {a.drill for a in store.attempts()}
         options = []
+        width = max([40, *(len(ref.drill.display_title) for ref in refs)])  # kinds line up
         for ref in refs:
             mark = drill_mark(ref.full_id, mastered, tried)
             text = Text()
             text.append(f"{mark} ", style="bold green" if mark == MASTERED else "")
-            text.append(f"{ref.drill.display_title:<40}", style="bold")
+            text.append(f"{ref.drill.display_title:<{width}}", style="bold")
             text.append(f" {ref.drill.kind:<8}", style="dim")
             if ref.drill.quiz:
                 text.append(" quiz", style="bold")
