@@ -17,6 +17,9 @@ from tutor.ui.widgets.feedback import FeedbackPanel
 
 
 async def settle(app, pilot) -> None:
+    """Let pending messages start their workers, wait for the workers, then redraw (a worker
+    a key press starts is only running once its message is handled)."""
+    await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.pause()
