@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +37,9 @@ print("HELD", held, "MB")
 
 MEMFD_2GB = """
 import os
+import shutil
+import tempfile
+from pathlib import Path
 chunk = b"x" * (16 << 20)
 fds = []
 for _ in range(8):  # 8 memfds of 256 MB, written (not mapped: no address space used)
@@ -67,6 +73,9 @@ print("ns", os.readlink("/proc/self/ns/ipc"))
 
 LEFT_OVER = """
 import os
+import shutil
+import tempfile
+from pathlib import Path
 for name in ("shm", "msg", "sem"):
     with open(f"/proc/sysvipc/{name}") as fh:
         print(name, len(fh.read().splitlines()) - 1)
@@ -147,3 +156,32 @@ def test_doctor_selftest_checks_the_filter(sandbox):
         assert name in check_names(local=True)
         check = asyncio.run(run_check(name, run, True))
         assert check.ok, check
+
+
+def test_doctor_names_a_standard_library_the_runs_cannot_read():
+    base = Path(tempfile.mkdtemp())
+    base.chmod(0o755)  # searchable by others: only "home" below decides
+    private = base / "home"
+    (private / "lib").mkdir(parents=True)
+    private.chmod(0o700)
+    layers = ["rlimits", "uid", "seccomp", "ipcns"]
+    lines = missing_layers(layers, stdlib=str(private / "lib"))
+    line = next(line for line in lines if line.startswith("no readable standard library"))
+    assert str(private / "lib") in line and "import wave" in line
+    private.chmod(0o755)
+    assert not any(
+        "standard library" in line for line in missing_layers(layers, str(private / "lib"))
+    )
+    private.chmod(0o700)
+    assert not any("standard library" in line for line in missing_layers(["bwrap", *layers]))
+    shutil.rmtree(base)
+
+
+def test_an_unloaded_standard_module_imports_or_doctor_says_why(sandbox):
+    # under every layer a run imports a standard module the runtime never loaded, unless
+    # the doctor names the reason (the rlimits-only layer with a private Python)
+    result = sandbox.run("import wave\nprint(wave.__name__)", timeout=20)
+    named = any("standard library" in line for line in missing_layers(sandbox.layers))
+    assert result.ok or named, (result.reason, result.stderr)
+    if not result.ok:
+        assert "ModuleNotFoundError" in result.reason

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import sysconfig
 
+from tutor.sandbox.cxx import others_can_read
+
 #: every layer the sandbox knows, strongest first, with what it protects
 LAYERS = {
     "bwrap": "bubblewrap: no network, read-only system, private /tmp, no home, own PID namespace",
@@ -239,8 +241,9 @@ def max_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def missing_layers(active: list[str]) -> list[str]:
-    """Plain sentences naming each protection that is not in force."""
+def missing_layers(active: list[str], stdlib: str | None = None) -> list[str]:
+    """Plain sentences naming each protection that is not in force, and what a missing one
+    costs a learner (``stdlib``: the runtime's standard library, this Python's by default)."""
     missing = []
     if "bwrap" not in active:
         missing.append(
@@ -256,6 +259,15 @@ def missing_layers(active: list[str]) -> list[str]:
         if "bwrap" not in active:
             line += ", and a process it detaches may outlive the run"
         missing.append(line)
+    if "uid" in active and "bwrap" not in active:
+        stdlib = stdlib or sysconfig.get_path("stdlib")
+        if not others_can_read(stdlib):
+            missing.append(
+                f"no readable standard library: the runs' uid cannot read {stdlib} (a private "
+                "folder), so learner code can import only the modules the runtime loaded before "
+                "it started (e.g. `import wave` fails); install bubblewrap, or use a Python "
+                "installed where every user can read it"
+            )
     if "rlimits" not in active:
         missing.append("no rlimits: CPU, memory and file size are not limited")
     if "seccomp" not in active:
