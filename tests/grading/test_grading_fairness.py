@@ -129,13 +129,16 @@ def test_accept_must_use_the_drills_lines():
 
 
 def test_limits_are_said_as_limits():
-    from tutor.grading.engine import CODE_TIMEOUT, MEMORY_MB, _from_result
+    from tutor.grading.engine import CODE_TIMEOUT, MEMORY_MB, _data
+    from tutor.grading.grade import Judgement
     from tutor.sandbox.result import RunResult, Status
 
     raw = "std::bad_alloc: DefaultCPUAllocator: not enough memory: you tried to allocate 8 GB"
-    memory = _from_result(RunResult(status=Status.memory, reason=raw))
+    memory = _data(RunResult(status=Status.memory, reason=raw))
+    assert isinstance(memory, Judgement) and memory.status == "memory"
     assert memory.feedback == f"Your code used more than {MEMORY_MB} MB, the drill's memory limit."
-    slow = _from_result(RunResult(status=Status.timeout, reason="killed after 10 s"))
+    slow = _data(RunResult(status=Status.timeout, reason="killed after 10 s"))
+    assert isinstance(slow, Judgement) and slow.status == "timeout"
     assert f"longer than {CODE_TIMEOUT:g} s" in slow.feedback
 
 

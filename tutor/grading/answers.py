@@ -31,7 +31,7 @@ class Approx(float):
     slack: float = 0.0
 
 
-class Seq(list):
+class Seq(list[Any]):
     """A sequence the learner typed; ``kind`` is ``tuple``, ``list``, ``size`` or ``bare``."""
 
     kind: str = "list"
@@ -213,10 +213,12 @@ class _Reader:
     def _List(self, node: ast.List) -> Seq:
         return self._seq(node.elts, "list")
 
-    def _Dict(self, node: ast.Dict) -> dict:
-        if any(k is None for k in node.keys):
-            raise AnswerError("`**` cannot be read in a dict")
-        keys = [self.read(k) for k in node.keys]
+    def _Dict(self, node: ast.Dict) -> dict[Any, Any]:
+        keys = []
+        for k in node.keys:
+            if k is None:
+                raise AnswerError("`**` cannot be read in a dict")
+            keys.append(self.read(k))
         try:
             return dict(zip(keys, (self.read(v) for v in node.values), strict=True))
         except TypeError as exc:

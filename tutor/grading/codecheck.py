@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.content.models import CodeDrill
-from tutor.grading.forbid import KEYWORDS, NOT_ALLOWED, Use, find_forbidden
+from tutor.grading.forbid import KEYWORDS, NOT_ALLOWED, find_forbidden
+from tutor.grading.forbid_use import Use
 from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
 from tutor.grading.lines import too_long
@@ -185,7 +186,7 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
                 "invalid", f"Your code has a syntax error{line}: {err['message']}.", ""
             ), []
         msg = f"Your code raised {err.get('type')}{line}: {err.get('message')}"
-        category = exception_category(err.get("message", "")) or "raised"
+        category: str | None = exception_category(err.get("message", "")) or "raised"
         if err.get("type") == "NameError" and not err.get("line"):
             msg, category = err["message"][0].upper() + err["message"][1:], None
         return Judgement("wrong", msg + ".", "", category), forbidden

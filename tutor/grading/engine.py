@@ -17,11 +17,11 @@ from pydantic import TypeAdapter, ValidationError
 from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, PredictDrill
 from tutor.grading import codecheck
 from tutor.grading.choices import judge_choice, judge_order
-from tutor.grading.grade import Call, Grade, Judgement, Plan
+from tutor.grading.grade import Call, Grade, Judgement, Plan, Status
 from tutor.grading.hints import hint_for_category
 from tutor.grading.predict import judge_predict
 from tutor.grading.variants import draw_params, render
-from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData
+from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
 
 if TYPE_CHECKING:
     from tutor.sandbox import AsyncSandbox, Sandbox
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 PREDICT_TARGET = "tutor.probes.grade_predict:predict"
 PREDICT_TIMEOUT = 5.0
 CODE_TIMEOUT = 10.0
-_PREDICT_DATA: TypeAdapter[Any] = TypeAdapter(PredictData)
+_PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
 
 
 class DrillLike(Protocol):
@@ -76,15 +76,25 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
 MEMORY_MB = Call.model_fields["memory_mb"].default
 
 
-def _from_result(
+#: how a run that did not finish ends a grading
+_ENDINGS: dict[str, Status] = {
+    "timeout": "timeout",
+    "memory": "memory",
+    "output_limit": "output_limit",
+    "crashed": "crashed",
+}
+
+
+def _data(
     result: RunResult | None, learner: bool = True, timeout: float = CODE_TIMEOUT
-) -> Judgement | None:
-    """A judgement for a run that produced no data to judge (limits, crashes, probe errors)."""
+) -> dict[str, Any] | Judgement:
+    """The probe's data to judge, or the judgement for a run that produced none (limits,
+    crashes, probe errors)."""
     if result is None:
         return Judgement("error", "Grading needed the sandbox but no result came back.", "")
     status = str(result.status)
     if status == "ok" and isinstance(result.value, dict):
-        return None
+        return result.value
     if status == "ok":
         return Judgement("sandbox_error", "The grading probe returned no data.", "")
     if status == "error":
@@ -96,7 +106,7 @@ def _from_result(
         "memory": f"Your code used more than {MEMORY_MB} MB, the drill's memory limit.",
     }
     if learner and status in limits:
-        return Judgement(status, limits[status], "")  # type: ignore[arg-type]
+        return Judgement(_ENDINGS[status], limits[status], "")
     reasons = {
         "timeout": "Your code ran too long",
         "memory": "Your code used too much memory",
@@ -105,12 +115,10 @@ def _from_result(
         "sandbox_error": "The sandbox failed (not your fault)",
     }
     text = reasons.get(status, status)
-    if not learner and status in ("timeout", "memory", "output_limit", "crashed"):
+    if not learner and status in _ENDINGS:
         text = "The drill's own code did not finish (not your fault)"
-    known = (
-        status if status in ("timeout", "memory", "output_limit", "crashed") else "sandbox_error"
-    )
-    return Judgement(known, f"{text}: {result.reason}." if result.reason else f"{text}.", "")  # type: ignore[arg-type]
+    known = _ENDINGS.get(status, "sandbox_error")
+    return Judgement(known, f"{text}: {result.reason}." if result.reason else f"{text}.", "")
 
 
 def malformed(exc: ValidationError) -> Judgement:
@@ -122,11 +130,11 @@ def malformed(exc: ValidationError) -> Judgement:
 
 
 def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judgement:
-    stop = _from_result(result, learner=False, timeout=PREDICT_TIMEOUT)
-    if stop:
-        return stop
+    value = _data(result, learner=False, timeout=PREDICT_TIMEOUT)
+    if isinstance(value, Judgement):
+        return value
     try:
-        data = _PREDICT_DATA.validate_python(result.value)  # type: ignore[union-attr]
+        data = _PREDICT_DATA.validate_python(value)
     except ValidationError as exc:
         return malformed(exc)
     if isinstance(data, PredictAuthoring):
@@ -134,27 +142,26 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
         line = f" at line {err.line}" if err.line else ""
         msg = f"The drill is broken: its {data.field} raised {err.type}{line}: {err.message}"
         return Judgement("authoring", msg, "")
-    context = data.context.model_dump() if data.context else None
     truth = data.value.model_dump()
-    return judge_predict(truth, context, answer, drill.tolerance, drill.lenient)
+    return judge_predict(truth, data.context, answer, drill.tolerance, drill.lenient)
 
 
 def _code(
     result: RunResult | None, drill: CodeDrill, params: dict[str, Any]
 ) -> tuple[Judgement, list[str], dict[str, Any] | None]:
-    stop = _from_result(result)
-    if stop:
-        return stop, [], None
+    value = _data(result)
+    if isinstance(value, Judgement):
+        return value, [], None
     try:
-        data = CodeData.model_validate(result.value)  # type: ignore[union-attr]
+        data = CodeData.model_validate(value)
     except ValidationError as exc:
         return malformed(exc), [], None
-    value = data.model_dump(by_alias=True)
-    judgement, forbidden = codecheck.judge_code(value)
+    dumped = data.model_dump(by_alias=True)
+    judgement, forbidden = codecheck.judge_code(dumped)
     return (
-        codecheck.with_drill(judgement, value, drill, params),
+        codecheck.with_drill(judgement, dumped, drill, params),
         forbidden,
-        codecheck.failure_data(value),
+        codecheck.failure_data(dumped),
     )
 
 
@@ -167,8 +174,10 @@ def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Gra
         judgement = p.decided
     elif isinstance(drill, PredictDrill):
         judgement = _predict(drill, answer, result)
-    else:
-        judgement, forbidden, failure = _code(result, drill, p.params)  # type: ignore[arg-type]
+    elif isinstance(drill, CodeDrill):
+        judgement, forbidden, failure = _code(result, drill, p.params)
+    else:  # order and choice drills are decided by their plan
+        judgement = Judgement("error", f"A {drill.kind} drill was planned without a decision.", "")
     return Grade(
         drill=ref.full_id,
         seed=p.seed,

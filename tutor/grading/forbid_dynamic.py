@@ -19,8 +19,12 @@ the drill's own ``forbid`` list then says what of that is refused.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from tutor.grading.forbid_use import Use
+
+#: maps an expression to the dotted name it stands for (None: not a name)
+Resolve = Callable[[ast.AST], str | None]
 
 _BUILT = "code built at run time cannot be checked against this drill's rules"
 _COMPUTED = "a name computed at run time cannot be checked against this drill's rules"
@@ -74,16 +78,17 @@ def _dunder(attr: str) -> bool:
     return attr.startswith("__") and attr.endswith("__") and attr not in _DUNDER_OK
 
 
-def _computed_name(node: ast.Call) -> bool:
-    """``getattr(x, name)`` & co. with a name that is not a plain string literal."""
+def _computed_name(node: ast.Call) -> str | None:
+    """The function's name for ``getattr(x, name)`` & co. with a name that is not a plain
+    string literal (None: not such a call)."""
     if not (isinstance(node.func, ast.Name) and node.func.id in _NAME_FUNCS):
-        return False
+        return None
     if len(node.args) < 2:
-        return False
+        return None
     attr = node.args[1]
     if not (isinstance(attr, ast.Constant) and isinstance(attr.value, str)):
-        return True
-    return _dunder(attr.value)
+        return node.func.id
+    return node.func.id if _dunder(attr.value) else None
 
 
 def _imports(node: ast.AST) -> list[tuple[str, str]]:
@@ -96,28 +101,29 @@ def _imports(node: ast.AST) -> list[tuple[str, str]]:
     return []
 
 
-def _use(node: ast.AST, resolve) -> list[Use]:  # noqa: ANN001
+def _use(node: ast.AST, resolve: Resolve) -> list[Use]:
     line = getattr(node, "lineno", 0)
     if isinstance(node, ast.Name) and node.id in NAMES:
         return [Use(node.id, line, node.id, NAMES[node.id])]
     if isinstance(node, ast.Attribute) and _dunder(node.attr):
         return [Use(node.attr, line, ast.unparse(node), _COMPUTED)]
-    if isinstance(node, ast.Call) and _computed_name(node):
-        return [Use(node.func.id, line, ast.unparse(node), _COMPUTED)]  # type: ignore[attr-defined]
+    computed = _computed_name(node) if isinstance(node, ast.Call) else None
+    if computed:
+        return [Use(computed, line, ast.unparse(node), _COMPUTED)]
     found = []
     for name, written in _imports(node):
         why = refused(name)
         if why:
             found.append(Use(name, line, written, why))
     if isinstance(node, ast.Name | ast.Attribute) and not isinstance(node.ctx, ast.Store):
-        name = resolve(node)
-        why = refused(name) if name else None
-        if why:
-            found.append(Use(name, line, ast.unparse(node), why))
+        resolved = resolve(node)
+        why = refused(resolved) if resolved else None
+        if resolved and why:
+            found.append(Use(resolved, line, ast.unparse(node), why))
     return found
 
 
-def dynamic_uses(tree: ast.AST, resolve) -> list[Use]:  # noqa: ANN001 - forbid._Aliases.resolve
+def dynamic_uses(tree: ast.AST, resolve: Resolve) -> list[Use]:
     """Every dynamic access in ``tree``; ``resolve`` maps an expression to its dotted name."""
     found: list[Use] = []
     for node in ast.walk(tree):

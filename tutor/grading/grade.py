@@ -4,7 +4,7 @@ answer follows (computed once) and the ``Grade`` it ends in."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -21,7 +21,7 @@ Status = Literal[
     "sandbox_error",  # the sandbox failed, or its data could not be read
     "error",  # grading failed for another reason (the message says which)
 ]
-STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
+STATUSES: tuple[str, ...] = get_args(Status)
 
 
 @dataclass

@@ -54,8 +54,9 @@ def _joined(tree: ast.AST, counted: set[int]) -> int:
     ``if c: return a``): each counts as a line of its own."""
     starts: dict[int, int] = {}
     for node in ast.walk(tree):
-        statement = isinstance(node, ast.stmt) and not isinstance(node, _NOT_STATEMENTS)
-        if statement and node.lineno in counted:
+        if not isinstance(node, ast.stmt) or isinstance(node, _NOT_STATEMENTS):
+            continue
+        if node.lineno in counted:
             starts[node.lineno] = starts.get(node.lineno, 0) + 1
     return sum(n - 1 for n in starts.values())
 

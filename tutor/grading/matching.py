@@ -68,9 +68,10 @@ def shape_of(values: Any) -> list[int] | None:
     if not values:
         return [0]
     inner = [shape_of(v) for v in values]
-    if any(s is None or s != inner[0] for s in inner):
+    first = inner[0]
+    if first is None or any(s != first for s in inner):
         return None
-    return [len(values), *inner[0]]
+    return [len(values), *first]
 
 
 def flat(values: Any) -> list[Any]:

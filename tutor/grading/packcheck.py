@@ -17,12 +17,12 @@ xla runtime: run `make xla-runtime`), and is a problem only where that runtime i
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from tutor.content.loader import load_pack_located
 from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
@@ -30,22 +30,28 @@ from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
 from tutor.grading import codecheck
 from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, judge
-from tutor.grading.grade import Plan
+from tutor.grading.grade import Grade, Plan
 from tutor.grading.variants import draw_params, render
-from tutor.probes.data_grading import CodeData, PredictData
+from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
+from tutor.sandbox.result import RunResult, Status
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
     from tutor.sandbox.pool import SandboxPool
 
 SEEDS = range(5)
-_PREDICT_DATA: TypeAdapter = TypeAdapter(PredictData)
+_PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
+_D = TypeVar("_D", PredictDrill, CodeDrill)
+#: where in a pack file a problem is: ("drills", 2, "wrong", 0)
+Path_ = tuple[str | int, ...]
+#: one seed's probe data, dumped to plain data, or the RunResult of a call that did not finish
+Outcome = dict[str, Any] | RunResult
 
 
-@dataclass
-class _Ref:
+@dataclass(frozen=True)
+class _Ref(Generic[_D]):
     full_id: str
-    drill: Drill
+    drill: _D
 
 
 class _Reporter:
@@ -58,7 +64,7 @@ class _Reporter:
         self.problems: list[Problem] = []
 
     def add(
-        self, path: tuple, message: str, code_line: int | None = None, severity: str = "error"
+        self, path: Path_, message: str, code_line: int | None = None, severity: str = "error"
     ) -> None:
         line, col = self.locator.at(path)
         if code_line:
@@ -77,20 +83,22 @@ def _where(drill: Drill, seed: int) -> str:
 
 
 def _call(
-    sandbox: Sandbox, target: str, timeout: float, check: Any, profile: str, **kwargs: Any
-) -> Any:
+    sandbox: Sandbox,
+    target: str,
+    timeout: float,
+    check: Callable[[object], BaseModel],
+    profile: str,
+    **kwargs: Any,
+) -> list[dict[str, Any]] | RunResult:
     """One batched probe call (``timeout`` per seed it runs); its list of results (each
-    validated by ``check``, a pydantic model or adapter, and dumped back to plain data), or a
-    RunResult when it did not finish. Data that does not fit comes back as a RunResult with
-    status ``sandbox_error``."""
-    from tutor.sandbox.result import RunResult, Status
-
+    validated by ``check``, a pydantic model's or adapter's validator, and dumped back to plain
+    data), or a RunResult when it did not finish. Data that does not fit comes back as a
+    RunResult with status ``sandbox_error``."""
     seeds = len(kwargs.get("runs") or kwargs.get("cases") or SEEDS)
     result = sandbox.call(target, timeout=timeout * seeds, profile=profile, **kwargs)
     if str(result.status) == "ok" and isinstance(result.value, list):
-        validate = getattr(check, "validate_python", None) or check.model_validate
         try:
-            return [validate(v).model_dump(by_alias=True) for v in result.value]
+            return [check(v).model_dump(by_alias=True) for v in result.value]
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
@@ -99,8 +107,8 @@ def _call(
     return result
 
 
-def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill: PredictDrill = ref.drill  # type: ignore[assignment]
+def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    drill = ref.drill
     cases = []
     for seed in SEEDS:
         params = draw_params(drill.params, seed)
@@ -109,7 +117,7 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
         sandbox,
         "tutor.probes.grade_predict:predict_seeds",
         PREDICT_TIMEOUT,
-        _PREDICT_DATA,
+        _PREDICT_DATA.validate_python,
         drill.profile,
         cases=cases,
     )
@@ -141,9 +149,9 @@ def _check_predict(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
             return
 
 
-def _runs(ref: _Ref, text: str) -> list[dict[str, Any]]:
+def _runs(ref: _Ref[CodeDrill], text: str) -> list[dict[str, Any]]:
     """The probe kwargs of ``text`` (rendered per seed) for every seed."""
-    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+    drill = ref.drill
     runs = []
     for seed in SEEDS:
         params = draw_params(drill.params, seed)
@@ -167,21 +175,21 @@ def _passed(value: dict[str, Any]) -> bool:
 
 
 def _grades(
-    ref: _Ref, text: str, sandbox: Sandbox, stop_on: str, alone_first: bool = False
-) -> list[tuple[int, Any]]:
+    ref: _Ref[CodeDrill], text: str, sandbox: Sandbox, stop_on: str, alone_first: bool = False
+) -> list[tuple[int, Outcome]]:
     """(seed, probe data | RunResult) for each seed that ran, until ``stop_on`` (``fail`` or
     ``pass``) is met. With ``alone_first`` the first seed runs alone under the drill's own time
     limit, so a reference that loops is stopped as a learner's answer would be; the other
     seeds share one call."""
     runs = _runs(ref, text)
     profile = ref.drill.profile
-    out: list[tuple[int, Any]] = []
+    out: list[tuple[int, Outcome]] = []
     split = 1 if alone_first else 0
     for seeds, batch in ((SEEDS[:split], runs[:split]), (SEEDS[split:], runs[split:])):
         if not batch:
             continue
         values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT,
-                       CodeData, profile, runs=batch, stop_on=stop_on)  # fmt: skip
+                       CodeData.model_validate, profile, runs=batch, stop_on=stop_on)  # fmt: skip
         if not isinstance(values, list):
             return [*out, (seeds[0], values)]
         out += list(zip(seeds, values, strict=False))
@@ -190,20 +198,18 @@ def _grades(
     return out
 
 
-def _data_result(value: dict[str, Any]) -> Any:
-    from tutor.sandbox.result import RunResult, Status
-
+def _data_result(value: dict[str, Any]) -> RunResult:
     return RunResult(status=Status.ok, value=value)
 
 
-def _judged(ref: _Ref, answer: str, seed: int, value: dict[str, Any]) -> Any:
+def _judged(ref: _Ref[CodeDrill], answer: str, seed: int, value: dict[str, Any]) -> Grade:
     """The Grade of one seed's probe data (the answer already passed the static reading)."""
     plan = Plan(seed=seed, params=draw_params(ref.drill.params, seed))
     return judge(ref, plan, answer, _data_result(value))
 
 
-def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
-    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
+    drill = ref.drill
     for seed, value in _grades(ref, drill.reference, sandbox, "fail", alone_first=True):
         where = _where(drill, seed)
         if not isinstance(value, dict):
@@ -242,11 +248,13 @@ def _check_reference(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> boo
     return True
 
 
-def _check_failing(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill: CodeDrill = ref.drill  # type: ignore[assignment]
-    answers: list[tuple[tuple, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
+def _check_failing(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    drill = ref.drill
+    answers: list[tuple[Path_, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
     for j, w in enumerate(drill.wrong_answers):
-        path = ("drills", i, "wrong", j) if not w.feedback else ("drills", i, "wrong", j, "code")
+        path: Path_ = (
+            ("drills", i, "wrong", j) if not w.feedback else ("drills", i, "wrong", j, "code")
+        )
         answers.append((path, w.code, f"wrong[{j}]"))
     for path, text, name in answers:
         static = codecheck.judge_static(drill, text)
@@ -270,8 +278,8 @@ def _check_failing(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
                 break
 
 
-def _check_code(ref: _Ref, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+def _check_code(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    drill = ref.drill
     static = codecheck.judge_static(drill, drill.reference)
     if static is not None:
         rules = static[0].category in ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
@@ -301,20 +309,20 @@ def _pool(sandbox: Sandbox | SandboxPool) -> tuple[SandboxPool, bool]:
 
 
 def _sandbox_for(
-    ref: _Ref, i: int, pool: SandboxPool, rep: _Reporter, skipped: list[str] | None
+    full_id: str, drill: Drill, i: int, pool: SandboxPool, rep: _Reporter, skipped: list[str] | None
 ) -> Sandbox | None:
     """The sandbox of the drill's runtime, or None when that runtime cannot be had (the drill is
     skipped with the reason, or reported where the runtime is required)."""
     from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound, required
 
     try:
-        return pool.get(ref.drill.runtime)
+        return pool.get(drill.runtime)
     except RuntimeNotBuilt as exc:
         if required(exc.name):
             flag = f"TUTOR_REQUIRE_{exc.name.upper()}=1"
             rep.add(("drills", i, "runtime"), f"{exc.needs} ({flag})")
         elif skipped is not None:
-            skipped.append(f"{ref.full_id} {exc.needs}")
+            skipped.append(f"{full_id} {exc.needs}")
     except RuntimeNotFound as exc:
         rep.add(("drills", i, "runtime"), str(exc))
     return None
@@ -340,14 +348,14 @@ def run_checks(
                 continue
             if only is not None and drill.id not in only:
                 continue
-            ref = _Ref(pack.full_id(drill), drill)
-            box = _sandbox_for(ref, i, pool, rep, skipped)
+            full_id = pack.full_id(drill)
+            box = _sandbox_for(full_id, drill, i, pool, rep, skipped)
             if box is None:
                 continue
             if isinstance(drill, PredictDrill):
-                _check_predict(ref, i, box, rep)
+                _check_predict(_Ref(full_id, drill), i, box, rep)
             else:
-                _check_code(ref, i, box, rep)
+                _check_code(_Ref(full_id, drill), i, box, rep)
     finally:
         if made:
             pool.close()

@@ -16,6 +16,7 @@ from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
 from tutor.grading.matching import dtype_of, equal, flat, shape_of
 from tutor.grading.truth import Tagged, number, show
+from tutor.probes.data_grading import Context
 
 _GENERIC_RAISE = {"error", "exception", "raises", "raise", "it raises", "throws", "fails", "crash"}
 _THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
@@ -30,9 +31,11 @@ def row_major(shape: list[int]) -> list[int]:
     return strides[::-1]
 
 
-def _ints(items: list[Tagged]) -> list[Any] | None:
+def _ints(items: list[Tagged]) -> list[int] | None:
     vals = [number(i.get("value")) for i in items]
-    return vals if all(isinstance(v, int) for v in vals) else None
+    return (
+        [v for v in vals if isinstance(v, int)] if all(isinstance(v, int) for v in vals) else None
+    )
 
 
 def _swapped(a: list[Any], b: list[Any]) -> bool:
@@ -47,21 +50,21 @@ def _broadcasts(a: list[int], b: list[int]) -> bool:
     return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
 
 
-def _seq_feedback(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
+def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[str, str]:
     want = _ints(truth["items"])
     got = list(answer) if isinstance(answer, list) else None
     numbers = got is not None and all(isinstance(g, int | float) for g in got)
-    if want is not None and numbers and len(got) == len(want):
-        strided = context and context.get("stride") == want and not context.get("contiguous")
-        if strided and got == row_major(context["shape"]):
-            shape = tuple(context["shape"])
+    if want is not None and got is not None and numbers and len(got) == len(want):
+        strided = context is not None and context.stride == want and not context.contiguous
+        if context is not None and strided and got == row_major(context.shape):
+            shape = tuple(context.shape)
             msg = (
                 f"Those are the row-major strides of a contiguous tensor of shape {shape}, "
                 "but this tensor is a view with permuted strides."
             )
             return msg, "row_major_strides"
         if sorted(got) == sorted(want):
-            is_shape = truth["type"] == "size" or (context and context.get("shape") == want)
+            is_shape = truth["type"] == "size" or (context is not None and context.shape == want)
             if is_shape and _swapped(got, want):
                 return "The sizes are right but the dimensions are swapped.", "transposed_shape"
             return "The right numbers, in the wrong order.", "wrong_order"
@@ -167,7 +170,7 @@ def _lenient(truth: Tagged, answer: Any) -> str:
     return ""
 
 
-def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]:
+def explain(truth: Tagged, answer: Any, context: Context | None) -> tuple[str, str]:
     """Feedback and failure category for an answer known to be wrong."""
     kind = truth["type"]
     if kind == "exception":
@@ -198,7 +201,7 @@ def explain(truth: Tagged, answer: Any, context: dict | None) -> tuple[str, str]
 
 
 def judge_predict(
-    truth: Tagged, context: dict | None, text: str, tolerance: float, lenient: bool = True
+    truth: Tagged, context: Context | None, text: str, tolerance: float, lenient: bool = True
 ) -> Judgement:
     """Grade the typed ``text`` against the truth torch produced. With ``lenient`` a looser form
     than torch's own is accepted and the feedback says so; without it, it is wrong."""

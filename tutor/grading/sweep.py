@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from statistics import median
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -37,9 +37,16 @@ if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
     from tutor.sandbox.pool import SandboxPool
 
-_PREDICT: TypeAdapter[Any] = TypeAdapter(PredictData)
+_PREDICT: TypeAdapter[PredictData] = TypeAdapter(PredictData)
 #: the longest limit of each sandbox limits profile, for the slow-drill budget
 _PROFILE_TIMEOUT = {"default": 0.0, "compile": 180.0}
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+#: what sweeping found: (path within the drill, message)
+Found = list[tuple[tuple[str | int, ...], str]]
 
 
 @dataclass(frozen=True)
@@ -95,9 +102,9 @@ def _where(drill: Drill, seed: int) -> str:
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
-def _timed(fn: Any, *args: Any) -> tuple[Any, float]:
+def _timed(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> tuple[_T, float]:
     start = time.perf_counter()
-    out = fn(*args)
+    out = fn(*args, **kwargs)
     return out, (time.perf_counter() - start) * 1000
 
 
@@ -105,6 +112,8 @@ def _truth(ref: _Ref, seed: int, sandbox: Sandbox) -> tuple[str, str, float]:
     """One predict variant: (``value`` | exception name | ``!`` when broken, message, ms)."""
     p = plan(ref, "", seed)
     result, ms = _timed(run_call, p, sandbox)
+    if result is None:
+        return "!", "setup/ask made no sandbox call", ms
     if str(result.status) != "ok":
         return "!", f"setup/ask did not finish: {result.status} {result.reason}".rstrip(), ms
     try:
@@ -124,8 +133,7 @@ def _truth(ref: _Ref, seed: int, sandbox: Sandbox) -> tuple[str, str, float]:
     return "value", "", ms
 
 
-def _sweep_predict(ref: _Ref, out: DrillSweep, sandbox: Sandbox) -> list[tuple[tuple, str]]:
-    drill: PredictDrill = ref.drill  # type: ignore[assignment]
+def _sweep_predict(ref: _Ref, drill: PredictDrill, out: DrillSweep, sandbox: Sandbox) -> Found:
     seen: dict[tuple[str, str], tuple[str, str]] = {}
     raised: dict[str, int] = {}  # exception name -> first seed
     valued: int | None = None
@@ -165,9 +173,8 @@ def _passes(ref: _Ref, text: str, seed: int, sandbox: Sandbox) -> tuple[bool, st
 
 
 def _sweep_code(
-    ref: _Ref, out: DrillSweep, sandbox: Sandbox, answers: bool
-) -> list[tuple[tuple, str]]:
-    drill: CodeDrill = ref.drill  # type: ignore[assignment]
+    ref: _Ref, drill: CodeDrill, out: DrillSweep, sandbox: Sandbox, answers: bool
+) -> Found:
     for seed in out.seeds:
         ok, feedback, ms = _passes(ref, drill.reference, seed, sandbox)
         out.times_ms.append(ms)
@@ -175,12 +182,14 @@ def _sweep_code(
             out.failing_seed = seed
             out.failure = f"the reference fails on {_where(drill, seed)}: {feedback}"
             return [(("reference",), out.failure)]
-    found: list[tuple[tuple, str]] = []
+    found: Found = []
     if not answers:
         return found
-    answers = [(("starter",), drill.starter, "the starter")]
-    answers += [(("wrong", j), w, f"wrong[{j}]") for j, w in enumerate(_wrong_texts(drill))]
-    for path, text, name in answers:
+    tried: list[tuple[tuple[str | int, ...], str, str]] = [
+        (("starter",), drill.starter, "the starter")
+    ]
+    tried += [(("wrong", j), w, f"wrong[{j}]") for j, w in enumerate(_wrong_texts(drill))]
+    for path, text, name in tried:
         if not any(not _passes(ref, text, seed, sandbox)[0] for seed in out.seeds):
             found.append((path, f"{name} passes on every one of {len(out.seeds)} trials; "
                           "it must fail on at least one"))  # fmt: skip
@@ -189,7 +198,7 @@ def _sweep_code(
 
 def _wrong_texts(drill: CodeDrill) -> list[str]:
     """The code of each ``wrong`` entry (a string, or an entry with ``code``)."""
-    return [w if isinstance(w, str) else w.code for w in drill.wrong]  # type: ignore[attr-defined]
+    return [w if isinstance(w, str) else w.code for w in drill.wrong]
 
 
 def _twins(raw: list[str], texts: list[str]) -> tuple[int, int] | None:
@@ -204,15 +213,14 @@ def _twins(raw: list[str], texts: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _sweep_static(ref: _Ref, out: DrillSweep) -> list[tuple[tuple, str]]:
-    drill = ref.drill
+def _sweep_static(drill: OrderDrill | ChoiceDrill, out: DrillSweep) -> Found:
     for seed in out.seeds:
         params = draw_params(drill.params, seed)
         if isinstance(drill, OrderDrill):
             rendered = [render(x, params) for x in drill.lines]
             twins, field_, what = _twins(drill.lines, rendered), "lines", "lines"
         else:
-            raw = [c.answer for c in drill.choices]  # type: ignore[union-attr]
+            raw = [c.answer for c in drill.choices]
             texts = [render_prose(x, params) for x in raw]
             twins, field_, what = _twins(raw, texts), "choices", "choices"
         if twins is not None:
@@ -226,19 +234,17 @@ def _sweep_static(ref: _Ref, out: DrillSweep) -> list[tuple[tuple, str]]:
 
 def sweep_drill(
     ref: _Ref, seeds: list[int], sandbox: Sandbox, budget: float | None = None, answers: bool = True
-) -> tuple[DrillSweep, list[tuple[tuple, str]]]:
+) -> tuple[DrillSweep, Found]:
     """Sweep one drill over ``seeds``: its stats and (path within the drill, message) found.
     ``answers=False`` skips proving that the starter and ``wrong`` answers fail."""
     drill = ref.drill
     out = DrillSweep(ref.full_id, drill.kind, list(seeds), budget or budget_s(drill))
     if isinstance(drill, PredictDrill):
-        found = _sweep_predict(ref, out, sandbox)
+        found = _sweep_predict(ref, drill, out, sandbox)
     elif isinstance(drill, CodeDrill):
-        found = _sweep_code(ref, out, sandbox, answers)
-    elif isinstance(drill, OrderDrill | ChoiceDrill):
-        found = _sweep_static(ref, out)
+        found = _sweep_code(ref, drill, out, sandbox, answers)
     else:
-        found = []
+        found = _sweep_static(drill, out)
     if out.slow:
         why = "--budget" if budget else "half the grading time limit"
         found.append(((), f"slow: a trial took {max(out.times_ms):.0f} ms, over the budget "
@@ -255,13 +261,13 @@ def sweep_seeds(pack: Pack, drill: Drill, trials: int, seed: int) -> list[int]:
 def _box(sandbox: Sandbox | SandboxPool, drill: Drill) -> Sandbox | None:
     """The sandbox of the drill's runtime (None when it cannot be had: the sandbox stage has
     already said why)."""
+    from tutor.sandbox.pool import SandboxPool
     from tutor.sandbox.runtimes import RuntimeNotFound
 
-    get = getattr(sandbox, "get", None)
-    if get is None:
-        return sandbox  # type: ignore[return-value]
+    if not isinstance(sandbox, SandboxPool):
+        return sandbox
     try:
-        return get(getattr(drill, "runtime", None))  # type: ignore[no-any-return]
+        return sandbox.get(drill.runtime)
     except RuntimeNotFound:
         return None
 
@@ -327,9 +333,9 @@ def sweep_stage(
     from tutor.content.loader import load_pack_located
     from tutor.content.problems import PackError
     from tutor.grading.packcheck import runtime_torch, skip_reason
+    from tutor.sandbox.pool import SandboxPool
 
-    get = getattr(sandbox, "get", None)
-    default = get() if get is not None else sandbox
+    default = sandbox.get() if isinstance(sandbox, SandboxPool) else sandbox
     version = runtime_torch(default) if any(p.torch for p in packs) else None
     sweeps: list[DrillSweep] = []
     problems: list[Problem] = []

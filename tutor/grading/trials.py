@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import operator
+from collections.abc import Callable
 from typing import Any
 
 from tutor.content.models import Check, TensorArg
@@ -22,8 +23,9 @@ from tutor.grading.variants import draw_params, render, trial_seed
 __all__ = ["AuthoringError", "bound_value", "trial_specs"]
 
 _DISTINCT_TRIES = 200
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-        ast.FloorDiv: operator.floordiv}  # fmt: skip
+_OPS: dict[type[ast.operator], Callable[[float, float], float]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv}  # fmt: skip
 
 
 class AuthoringError(ValueError):

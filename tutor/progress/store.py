@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from tutor.progress import reviews
 from tutor.progress.database import classify, connect
@@ -24,6 +24,9 @@ from tutor.settings import home_dir
 
 if TYPE_CHECKING:
     import fsrs
+
+#: how loud a notice is (the severities Textual's notify takes)
+Severity = Literal["information", "warning", "error"]
 
 #: A drill is mastered once answered correctly with at most this many hints.
 MASTERY_MAX_HINTS = 1
@@ -71,8 +74,7 @@ class ChapterStatus:
 class Notice:
     """Something the learner should be told about their progress being saved."""
 
-    severity: str
-    """``information``, ``warning`` or ``error`` (as Textual's notify takes it)"""
+    severity: Severity
     text: str
 
 
@@ -125,7 +127,7 @@ class Store:
 
     # --- notices --------------------------------------------------------------------------
 
-    def _tell(self, severity: str, text: str, *, once: bool = False) -> None:
+    def _tell(self, severity: Severity, text: str, *, once: bool = False) -> None:
         if once and text in self._told:
             return
         self._told.add(text)

@@ -16,13 +16,14 @@ import signal
 import stat
 import subprocess
 import time
+from collections.abc import Callable
 
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_PDEATHSIG = 1
 
-_libc = None
+_libc: ctypes.CDLL | None = None
 
 
 def libc() -> ctypes.CDLL:
@@ -37,7 +38,7 @@ def prctl(option: int, value: int) -> bool:
     """Call prctl(2); False where it is unavailable or fails."""
     if not os.path.exists("/proc/self"):
         return False
-    return libc().prctl(option, value, 0, 0, 0) == 0
+    return int(libc().prctl(option, value, 0, 0, 0)) == 0
 
 
 def unshare_network() -> bool:
@@ -45,7 +46,7 @@ def unshare_network() -> bool:
     CLONE_NEWNET = 0x40000000
     if not prctl(PR_SET_DUMPABLE, 0):  # also loads libc; the zygote wants this anyway
         return False
-    if _libc.unshare(CLONE_NEWNET) != 0:
+    if int(libc().unshare(CLONE_NEWNET)) != 0:
         return False
     loopback_up()
     return True
@@ -90,11 +91,11 @@ def clear_inheritable_caps() -> bool:
 
     header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (Data * 2)()
-    if _libc.capget(ctypes.byref(header), data) != 0:
+    if int(libc().capget(ctypes.byref(header), data)) != 0:
         return False
     for half in data:
         half.inheritable = 0
-    return _libc.capset(ctypes.byref(header), data) == 0
+    return int(libc().capset(ctypes.byref(header), data)) == 0
 
 
 def _parents() -> dict[int, int]:
@@ -257,7 +258,7 @@ def remove(path: str) -> None:
         )
 
 
-def _fix_and_retry(func, path, _exc) -> None:
+def _fix_and_retry(func: Callable[[str], object], path: str, _exc: object) -> None:
     try:
         os.chmod(os.path.dirname(path), 0o700)
         if os.path.isdir(path) and not os.path.islink(path):

@@ -15,6 +15,11 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyseccomp import SyscallFilter  # no type information: pyseccomp ships none
 
 #: syscalls refused outright: memory outside RLIMIT_AS, and IPC objects that outlive a run
 REFUSED = ("shmget", "msgget", "semget", "mq_open", "memfd_create", "memfd_secret")
@@ -57,7 +62,7 @@ def build_filter() -> bytes | str:
         return f"no system-call filter: {exc}"
 
 
-def _export(rules) -> bytes:
+def _export(rules: SyscallFilter) -> bytes:
     """The compiled BPF program of ``rules``."""
     import tempfile
 
@@ -67,7 +72,7 @@ def _export(rules) -> bytes:
         return fh.read()
 
 
-def _refuse(seccomp, rules, name: str) -> None:
+def _refuse(seccomp: ModuleType, rules: SyscallFilter, name: str) -> None:
     try:
         rules.add_rule(seccomp.ERRNO(REFUSAL), name)
     except (OSError, RuntimeError, ValueError):
@@ -75,7 +80,7 @@ def _refuse(seccomp, rules, name: str) -> None:
             raise
 
 
-def install_filter(libc) -> bool:
+def install_filter(libc: ctypes.CDLL) -> bool:
     """Build the filter and load it into this process (the zygote, before its first fork), so
     every run inherits it at no cost per run; True when it is in force. The zygote itself never
     needs what the filter refuses, and it sets ``no_new_privs``, which its runs set anyway."""
@@ -91,7 +96,7 @@ def install_filter(libc) -> bool:
     return True
 
 
-def load(program: bytes, libc) -> None:
+def load(program: bytes, libc: ctypes.CDLL) -> None:
     """Install ``program`` (from ``build_filter``) in the calling process, for good.
 
     The process must already have ``no_new_privs`` set. Raises OSError when the kernel refuses.
@@ -114,7 +119,7 @@ def can_unshare_ipc() -> bool:
     return False
 
 
-def unshare_ipc(libc) -> None:
+def unshare_ipc(libc: ctypes.CDLL) -> None:
     """Move the calling process into a new IPC namespace; raises OSError when it cannot."""
     if libc.unshare(CLONE_NEWIPC) != 0:
         err = ctypes_errno()

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, cast
 
+from textual.app import App
+
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from tutor.content.catalog import Catalog
     from tutor.content.summary import CatalogSummary
+    from tutor.progress.database import StoreError
     from tutor.progress.store import Store
     from tutor.sandbox.supervisor import AsyncSandbox
     from tutor.settings import Settings
@@ -20,6 +23,7 @@ class Services(Protocol):
 
     settings: Settings
     store: Store
+    store_problem: StoreError | None
     summary: CatalogSummary
 
     @property
@@ -38,5 +42,5 @@ class Services(Protocol):
 
 
 def services(node: DOMNode) -> Services:
-    """The app ``node`` belongs to, as its services."""
-    return cast("Services", node.app)
+    """The app ``node`` belongs to (``node`` itself when it is the app), as its services."""
+    return cast("Services", node if isinstance(node, App) else node.app)

@@ -3,7 +3,7 @@ run into one plain line, and say what went wrong in place of a traceback."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 from rich.text import Text
@@ -14,7 +14,10 @@ from tutor.safe_text import strip_all, strip_controls
 from tutor.ui.widgets.run_status import RunStatus
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     from tutor.sandbox.result import RunResult
+    from tutor.sandbox.supervisor import AsyncSandbox
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -49,13 +52,30 @@ class RunFailed(ProbeError):
         return result.reason or f"the run ended with status {result.status}"
 
 
-async def call_probe(app: object, target: str, model: type[M], **kwargs: Any) -> M:
-    """Call a probe through ``app.sandbox``; its data as ``model``.
+class LabHost(Protocol):
+    """What a lab needs of the app it runs in (the tutor app, or a test's bare app)."""
 
-    Raises ``SandboxFailed`` when the sandbox could not run it, ``RunFailed`` when it ran and
-    failed."""
+    @property
+    def sandbox(self) -> AsyncSandbox | None:
+        """The sandbox probes run in (None: nothing runs; the lab shows recorded data)."""
+        ...
+
+
+def lab_host(node: DOMNode) -> LabHost:
+    """The app ``node`` belongs to, as a lab host (Textual types ``node.app`` as a plain App)."""
+    return cast("LabHost", node.app)
+
+
+async def call_probe(host: LabHost, target: str, model: type[M], **kwargs: Any) -> M:
+    """Call a probe through ``host.sandbox``; its data as ``model``.
+
+    Raises ``SandboxFailed`` when the sandbox could not run it (or there is none), ``RunFailed``
+    when it ran and failed."""
+    sandbox = host.sandbox
+    if sandbox is None:
+        raise SandboxFailed("no sandbox to run it in")
     try:
-        result = await app.sandbox.call(target, **kwargs)  # type: ignore[attr-defined]
+        result = await sandbox.call(target, **kwargs)
     except Exception as err:  # the sandbox itself failed: say so, keep the screen alive
         raise SandboxFailed(str(err)) from err
     if not result.ok:
@@ -72,7 +92,7 @@ class LabScreen(Screen[None]):
     @property
     def has_sandbox(self) -> bool:
         """Whether the app holds a sandbox to run probes in (tests with recorded data do not)."""
-        return getattr(self.app, "sandbox", None) is not None
+        return lab_host(self).sandbox is not None
 
     async def run_probe(
         self, target: str, model: type[M], *, busy: str, hint: str, **kwargs: Any
@@ -82,7 +102,7 @@ class LabScreen(Screen[None]):
         status = self.query_one(RunStatus)
         status.running, status.message = True, busy
         try:
-            return await call_probe(self.app, target, model, **kwargs)
+            return await call_probe(lab_host(self), target, model, **kwargs)
         except SandboxFailed as err:
             self.show_error(f"the sandbox could not run the lab: {err}")
             return None
@@ -97,7 +117,7 @@ class LabScreen(Screen[None]):
     async def ask(self, target: str, model: type[M], **kwargs: Any) -> tuple[M | None, str]:
         """Call a probe: (its data, "") or (None, one plain line saying why there is none)."""
         try:
-            return await call_probe(self.app, target, model, **kwargs), ""
+            return await call_probe(lab_host(self), target, model, **kwargs), ""
         except SandboxFailed as err:
             return None, f"the sandbox could not run this: {err}"
         except RunFailed as err:

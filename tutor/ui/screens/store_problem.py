@@ -6,15 +6,20 @@ and offers a fresh start (the old file renamed and kept) when the file is damage
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from tutor.ui.services import services
+
+if TYPE_CHECKING:
+    from tutor.progress.database import StoreError
 
 FRESH = {
     "corrupt": "Start fresh: the damaged file is renamed and kept, a new one is made.",
@@ -31,13 +36,13 @@ class StoreProblemScreen(ModalScreen[str]):
 
     BINDINGS = [Binding("escape", "carry_on", "Carry on")]
 
-    def __init__(self, problem: object, why: str) -> None:
+    def __init__(self, problem: StoreError, why: str) -> None:
         super().__init__()
         self.problem = problem
         self.why = why
 
     def compose(self) -> ComposeResult:
-        kind = getattr(self.problem, "kind", "")
+        kind = self.problem.kind
         with Vertical(id="store-problem-box") as box:
             box.border_title = "Progress"
             yield Static(Text(self.why), id="store-problem-why")
@@ -60,17 +65,16 @@ class StoreProblemScreen(ModalScreen[str]):
         self.dismiss("carry-on")
 
 
-def report_store(app: Any) -> None:
+def report_store(app: App[None]) -> None:
     """Show what the store has to say about saving (a full disk, attempts saved later)."""
-    take = getattr(app.store, "take_notices", None)
-    for notice in take() if take else []:
+    for notice in services(app).store.take_notices():
         timeout = 6 if notice.severity == "information" else 15
         app.notify(
             notice.text, title="Progress", severity=notice.severity, timeout=timeout, markup=False
         )
 
 
-def offer_choices(app: Any, problem: Any) -> None:
+def offer_choices(app: App[None], problem: StoreError) -> None:
     """Push the dialog for ``problem`` and act on the learner's choice."""
 
     def chosen(choice: str | None) -> None:
@@ -79,24 +83,26 @@ def offer_choices(app: Any, problem: Any) -> None:
         elif choice == "fresh":
             start_fresh(app)
 
-    app.push_screen(StoreProblemScreen(problem, getattr(app.store, "why", str(problem))), chosen)
+    why = services(app).store.why or str(problem)
+    app.push_screen(StoreProblemScreen(problem, why), chosen)
 
 
-def start_fresh(app: Any) -> None:
+def start_fresh(app: App[None]) -> None:
     """Set the broken file aside, open a new one, and redraw the current screen."""
     from tutor.progress.database import StoreError
     from tutor.progress.opening import fresh_start
 
+    tutor = services(app)
     try:
-        store, backup = fresh_start(app.store.path)
+        store, backup = fresh_start(tutor.store.path)
     except (StoreError, OSError) as exc:
         app.notify(
             f"Could not start fresh: {exc}", title="Progress", severity="error", markup=False
         )
         return
-    old, app.store = app.store, store
+    old, tutor.store = tutor.store, store
     old.close()
-    app.store_problem = None
+    tutor.store_problem = None
     app.notify(
         f"Started a fresh progress file. The old one is kept as {backup}.",
         title="Progress",
@@ -104,6 +110,7 @@ def start_fresh(app: Any) -> None:
         markup=False,
     )
     report_store(app)
-    refresh = getattr(app.screen, "refresh_progress", None)
-    if refresh:
-        refresh()
+    from tutor.ui.screens.home import HomeScreen
+
+    if isinstance(app.screen, HomeScreen):
+        app.screen.refresh_progress()
