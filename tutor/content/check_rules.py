@@ -8,15 +8,21 @@ check does not have, an ``allow`` entry outside torch.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Protocol
 
 from tutor.content.models import dtype_kind
 from tutor.content.positions import Path
 
-__all__ = ["check_inputs", "check_rules"]
+__all__ = ["Report", "check_inputs", "check_rules"]
 
 
-def _names(expr: Any) -> set[str] | None:
+class Report(Protocol):
+    """Records one problem at ``path`` (at the text ``find`` inside the value, if given)."""
+
+    def __call__(self, path: Path, message: str, *, find: str = "") -> None: ...
+
+
+def _names(expr: object) -> set[str] | None:
     """The names an end such as ``"j - 1"`` reads (None when it is not an expression)."""
     if not isinstance(expr, str):
         return set()
@@ -27,7 +33,7 @@ def _names(expr: Any) -> set[str] | None:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
-def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: Any) -> None:
+def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: Report) -> None:
     """``distinct``, ``edges``, ``cases`` and every tensor arg's ``range``/``sum`` of a check."""
     own = set(check.get("params") or {}) if isinstance(check.get("params"), dict) else set()
     for key in ("distinct", "edges"):
@@ -71,7 +77,7 @@ def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: 
                            f"(its args: {known})")  # fmt: skip
 
 
-def _fits_dtype(arg: dict[str, Any], path: Path, report: Any) -> None:
+def _fits_dtype(arg: dict[str, Any], path: Path, report: Report) -> None:
     """Constraints that the tensor's dtype cannot take."""
     kind = dtype_kind(arg["dtype"]) if isinstance(arg.get("dtype"), str) else "float"
     if "density" in arg and kind != "bool":
@@ -86,7 +92,7 @@ def _fits_dtype(arg: dict[str, Any], path: Path, report: Any) -> None:
         report((*path, "unique"), "`unique` and `sum` cannot be asked together")
 
 
-def check_rules(drill: dict[str, Any], here: Path, report: Any) -> None:
+def check_rules(drill: dict[str, Any], here: Path, report: Report) -> None:
     """Every ``allow`` entry must name something under torch."""
     allow = drill.get("allow")
     if not isinstance(allow, list):

@@ -60,10 +60,16 @@ class IntParam(Strict):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+#: a value a param takes: a number or a string (code a drill's text is rendered with)
+ParamValue = bool | int | float | str
+#: the params drawn for one attempt (or one trial of a code check): name -> value
+Params = dict[str, ParamValue]
+
+
 class ChoiceParam(Strict):
     """A value drawn from a list: ``{choice: [3, 4, 6]}``."""
 
-    choice: list[Any] = Field(description="the values to draw from")
+    choice: list[ParamValue] = Field(description="the values to draw from")
 
 
 Param = IntParam | ChoiceParam

@@ -9,21 +9,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any
 
-from tutor.content.check_rules import check_inputs, check_rules
+from tutor.content.check_rules import Report, check_inputs, check_rules
 from tutor.content.choice_rules import choice_problems
 from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
-
-
-class Report(Protocol):
-    """Records one problem at ``path`` (at the text ``find`` inside the value, if given)."""
-
-    def __call__(self, path: Path, message: str, *, find: str = "") -> None: ...
-
 
 #: drill fields shown to the learner, where every ``{name}`` must be a declared param
 PROSE_FIELDS = ("title", "prompt", "explain")

@@ -16,10 +16,13 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.paths import PROJECT_ROOT
 from tutor.settings import Settings, home_dir
+
+if TYPE_CHECKING:
+    from tutor.content.catalog import Catalog
 
 #: bump when the summary's shape changes: older caches are then ignored
 FORMAT = 1
@@ -58,7 +61,7 @@ class CatalogSummary:
     problems: int = 0
 
     @classmethod
-    def of(cls, catalog: Any) -> CatalogSummary:
+    def of(cls, catalog: Catalog) -> CatalogSummary:
         """The summary of a loaded catalog."""
         chapters = [
             ChapterInfo(c.number, c.title, c.thesis, c.part, tuple(c.labs))
@@ -105,7 +108,7 @@ def cache_path() -> Path:
     return home_dir() / "cache" / "summary.json"
 
 
-def _stamp(path: Path) -> list[Any]:
+def _stamp(path: Path) -> list[str | int | None]:
     try:
         st = path.stat()
     except OSError:
@@ -113,7 +116,7 @@ def _stamp(path: Path) -> list[Any]:
     return [str(path), st.st_mtime_ns, st.st_size]
 
 
-def source_key(settings: Settings) -> list[Any]:
+def source_key(settings: Settings) -> list[object]:
     """Every file the catalog is made from, with its size and modification time (packs of
     installed distributions through the folders they are installed in: not read here, since
     listing entry points costs more than the whole key; the catalog loaded after the first frame

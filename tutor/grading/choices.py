@@ -8,9 +8,8 @@ chosen answer (case and spacing do not matter).
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from tutor.content.models import ChoiceDrill, OrderDrill
+from tutor.content.models import ChoiceDrill, OrderDrill, Params
 from tutor.grading.grade import Judgement
 from tutor.grading.variants import render, render_prose
 
@@ -19,7 +18,7 @@ def _norm(line: str) -> str:
     return re.sub(r"\s+", " ", line).strip()
 
 
-def judge_order(drill: OrderDrill, params: dict[str, Any], answer: str) -> Judgement:
+def judge_order(drill: OrderDrill, params: Params, answer: str) -> Judgement:
     """Compare the learner's sequence with the pack's; name the first line out of place."""
     want = [render(line, params) for line in drill.lines]
     expected = "\n".join(want)
@@ -57,7 +56,7 @@ def _common_prefix(a: list[str], b: list[str]) -> int:
     return n
 
 
-def judge_choice(drill: ChoiceDrill, params: dict[str, Any], answer: str) -> Judgement:
+def judge_choice(drill: ChoiceDrill, params: Params, answer: str) -> Judgement:
     """Find the picked answer; on a wrong pick, its ``why`` is the feedback."""
     texts = [render_prose(c.answer, params) for c in drill.choices]
     right = next(t for t, c in zip(texts, drill.choices, strict=True) if c.correct)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.content.models import CodeDrill
+from tutor.content.models import CodeDrill, Params
 from tutor.grading.forbid import KEYWORDS, NOT_ALLOWED, find_forbidden
 from tutor.grading.forbid_use import Use
 from tutor.grading.grade import Judgement
@@ -26,7 +26,7 @@ __all__ = ["TARGET", "AuthoringError", "code_kwargs", "judge_code", "judge_stati
 TARGET = "tutor.probes.grade_code:check_code"
 
 
-def trials(drill: CodeDrill, params: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+def trials(drill: CodeDrill, params: Params, seed: int) -> list[dict[str, Any]]:
     """The trial specs of the drill's check for this seed (see ``tutor.grading.trials``)."""
     return trial_specs(drill.check, params, seed)
 
@@ -36,7 +36,7 @@ def static_uses(drill: CodeDrill, code: str) -> list[Use]:
     return find_forbidden(code, drill.forbid, drill.allow)
 
 
-def code_kwargs(drill: CodeDrill, params: dict[str, Any], code: str, seed: int) -> dict[str, Any]:
+def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[str, Any]:
     """The keyword arguments of the ``check_code`` probe for one answer."""
     check = drill.check
     wrongs = [render(w.code, params) if w.feedback else "" for w in drill.wrong_answers]
@@ -233,7 +233,7 @@ def policy_text(drill: CodeDrill) -> str:
 
 
 def with_drill(
-    judgement: Judgement, value: dict[str, Any], drill: CodeDrill, params: dict[str, Any]
+    judgement: Judgement, value: dict[str, Any], drill: CodeDrill, params: Params
 ) -> Judgement:
     """The judgement with what only the drill knows: the allow list for a refused call, the
     feedback of the ``wrong`` answer the answer behaves like, the comparison policy."""

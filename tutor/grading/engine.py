@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
-from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, PredictDrill
+from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, Params, PredictDrill
 from tutor.grading import codecheck
 from tutor.grading.choices import judge_choice, judge_order
 from tutor.grading.grade import Call, Grade, Judgement, Plan, Status
@@ -147,7 +147,7 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
 
 
 def _code(
-    result: RunResult | None, drill: CodeDrill, params: dict[str, Any]
+    result: RunResult | None, drill: CodeDrill, params: Params
 ) -> tuple[Judgement, list[str], dict[str, Any] | None]:
     value = _data(result)
     if isinstance(value, Judgement):

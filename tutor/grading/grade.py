@@ -8,6 +8,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
+from tutor.content.models import Params
+
 #: every status a Grade can have
 Status = Literal[
     "correct",  # the answer is right
@@ -55,7 +57,7 @@ class Plan:
     that does not parse or uses a forbidden construct, a broken drill), or the sandbox call."""
 
     seed: int
-    params: dict[str, Any]
+    params: Params
     call: Call | None = None
     decided: Judgement | None = None
     forbidden: list[str] = field(default_factory=list)
@@ -66,7 +68,7 @@ class Grade(BaseModel):
 
     drill: str = Field(description="full id, pack/drill")
     seed: int = Field(description="replays this attempt's params and trial inputs")
-    params: dict[str, Any] = Field(default_factory=dict, description="values drawn for the seed")
+    params: Params = Field(default_factory=dict, description="values drawn for the seed")
     status: Status
     correct: bool
     expected: str = Field(default="", description="a readable rendering of the truth")

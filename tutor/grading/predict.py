@@ -70,7 +70,7 @@ def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[
             return "The right numbers, in the wrong order.", "wrong_order"
         wrong = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
         return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
-    if numbers and len(got) == len(truth["items"]):  # floats: compare entry by entry
+    if got is not None and numbers and len(got) == len(truth["items"]):  # floats: entry by entry
         items = truth["items"]
         wrong = [i for i, (t, g) in enumerate(zip(items, got, strict=True)) if equal(t, g, 1e-4)]
         if wrong:

@@ -10,12 +10,21 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from tutor.content.models import ChoiceParam, IntParam
+from tutor.content.models import (
+    ChoiceDrill,
+    ChoiceParam,
+    CodeDrill,
+    Drill,
+    IntParam,
+    OrderDrill,
+    Params,
+    ParamValue,
+)
 from tutor.content.template import render as _render
 
 __all__ = [
+    "Params",
     "Variant",
     "draw_params",
     "make_variant",
@@ -28,10 +37,10 @@ __all__ = [
 ]
 
 
-def draw_params(params: Mapping[str, IntParam | ChoiceParam], seed: int) -> dict[str, Any]:
+def draw_params(params: Mapping[str, IntParam | ChoiceParam], seed: int) -> Params:
     """Draw a value for each param from ``seed`` (deterministic; declaration order)."""
     rng = random.Random(seed)
-    drawn: dict[str, Any] = {}
+    drawn: Params = {}
     for name, spec in params.items():
         if isinstance(spec, IntParam):
             lo, hi = spec.int_
@@ -41,12 +50,12 @@ def draw_params(params: Mapping[str, IntParam | ChoiceParam], seed: int) -> dict
     return drawn
 
 
-def render(text: str, params: Mapping[str, Any]) -> str:
+def render(text: str, params: Mapping[str, ParamValue]) -> str:
     """Render code (setup, ask, reference, ...) with the drawn params; other braces untouched."""
     return _render(text, params)
 
 
-def render_prose(text: str, params: Mapping[str, Any]) -> str:
+def render_prose(text: str, params: Mapping[str, ParamValue]) -> str:
     """Render prose shown to the learner (prompt, hints): ``{{``/``}}`` become single braces."""
     return _render(text, params, unescape=True)
 
@@ -56,9 +65,7 @@ def trial_seed(seed: int, trial: int) -> int:
     return seed * 1000 + trial
 
 
-def trial_params(
-    params: Mapping[str, IntParam | ChoiceParam], seed: int, trial: int
-) -> dict[str, Any]:
+def trial_params(params: Mapping[str, IntParam | ChoiceParam], seed: int, trial: int) -> Params:
     """The ``check.params`` drawn for one trial of a code check."""
     return draw_params(params, trial_seed(seed, trial))
 
@@ -73,7 +80,7 @@ class Variant:
 
     drill: str
     seed: int
-    params: dict[str, Any]
+    params: Params
     prompt: str
     setup: str
     hints: list[str]
@@ -104,7 +111,7 @@ def shuffled(items: list[str], rng: random.Random) -> list[str]:
     return out
 
 
-def make_variant(full_id: str, drill: Any, seed: int) -> Variant:
+def make_variant(full_id: str, drill: Drill, seed: int) -> Variant:
     """The attempt of ``drill`` (a content model) for ``seed``: what the drill screen shows.
 
     Order lines and choices are shuffled by ``random.Random(seed)``, never left as written
@@ -120,10 +127,10 @@ def make_variant(full_id: str, drill: Any, seed: int) -> Variant:
         hints=[render_prose(h, params) for h in drill.hints],
         explain=render_prose(drill.explain, params),
     )
-    if drill.kind in ("code", "fix"):
+    if isinstance(drill, CodeDrill):  # code and fix drills
         variant.starter = render(drill.starter, params)
-    elif drill.kind == "choice":
+    elif isinstance(drill, ChoiceDrill):
         variant.choices = shuffled([render_prose(c.answer, params) for c in drill.choices], rng)
-    elif drill.kind == "order":
+    elif isinstance(drill, OrderDrill):
         variant.lines = shuffled([render(line, params) for line in drill.lines], rng)
     return variant

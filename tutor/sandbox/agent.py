@@ -20,12 +20,15 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable
+from typing import NoReturn
 
 import torch
 
 from tutor.sandbox import mpmain, syscalls
 from tutor.sandbox.containment import RUN_KEEPS
 from tutor.sandbox.limits import Limits, apply_rlimits
+from tutor.sandbox.protocol import JsonObject
 from tutor.sandbox.reaper import (
     PR_SET_DUMPABLE,
     PR_SET_NO_NEW_PRIVS,
@@ -61,13 +64,16 @@ FILE_TOO_LARGE = 115
 #: the exit code of each kind of failed run
 FAILED = {"error": RAISED, "memory": OUT_OF_MEMORY, "file": FILE_TOO_LARGE}
 
+#: a companion: given the probe's kwargs, the function the learner's process runs
+Companion = Callable[[JsonObject], Callable[[], object]]
+
 
 class Job:
     """What the zygote hands to the child: the request, its pipes and how to drop privileges."""
 
     def __init__(
         self,
-        request: dict,
+        request: JsonObject,
         out_fd: int,
         err_fd: int,
         res_fd: int,
@@ -99,7 +105,7 @@ def child_main(job: Job) -> None:
         exit_now(SETUP_FAILED)
 
 
-def _child(job: Job, exit_now, failed=FAILED) -> None:
+def _child(job: Job, exit_now: Callable[[int], NoReturn], failed: dict[str, int] = FAILED) -> None:
     entered = time.monotonic()
     try:
         _prepare(job)
@@ -113,10 +119,10 @@ def _child(job: Job, exit_now, failed=FAILED) -> None:
     try:
         report = _execute(job.request, job.peer)
         if report.get("raised") is True:
-            code = failed.get(report.get("kind"), RAISED)
+            code = failed.get(report.get("kind", ""), RAISED)
         elif report.get("kind") == "exit":
-            code = report.get("code")
-            code = code % 256 if type(code) is int else 1  # as Python's own exit status
+            told = report.get("code")
+            code = told % 256 if type(told) is int else 1  # as Python's own exit status
         else:
             code = 0
     except BaseException as exc:  # noqa: BLE001 - e.g. an exception whose __str__ raises
@@ -140,7 +146,7 @@ def _child(job: Job, exit_now, failed=FAILED) -> None:
     exit_now(code)
 
 
-def companion(request: dict):
+def companion(request: JsonObject) -> Companion | None:
     """The body of the learner's process to fork beside the probe this request calls, when
     the probe's module lists one in ``COMPANIONS`` (else None). Its modules were imported
     when the runtime started, so this runs nothing new in the runtime."""
@@ -149,10 +155,11 @@ def companion(request: dict):
         return None
     module_name, func_name = target.split(":")
     table = getattr(sys.modules.get(module_name), "COMPANIONS", None)
-    return table.get(func_name) if isinstance(table, dict) else None
+    body: Companion | None = table.get(func_name) if isinstance(table, dict) else None
+    return body
 
 
-def companion_main(job: Job, body) -> None:
+def companion_main(job: Job, body: Companion) -> None:
     """Entry point of the learner's process forked beside a judge: prepared like any run, with
     the channel to the judge at fd 3 (``job.res_fd``), then ``body(kwargs)()``. Never returns."""
     exit_now = os._exit
@@ -213,9 +220,9 @@ def _prepare(job: Job) -> None:
         signal.signal(sig, signal.SIG_DFL)
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python normally runs: BrokenPipeError
     os.chdir(job.scratch)
-    kept = {key: os.environ[key] for key in RUN_KEEPS if key in os.environ}
+    env = {key: os.environ[key] for key in RUN_KEEPS if key in os.environ}
     os.environ.clear()
-    os.environ.update(kept)
+    os.environ.update(env)
     os.environ.update(
         PATH="/usr/local/bin:/usr/bin:/bin",
         HOME=job.scratch,
@@ -280,7 +287,7 @@ def _refuse_new_pythons() -> None:
 
     for module, method in ((popen_spawn_posix, "spawn"), (popen_forkserver, "forkserver")):
 
-        def refuse(self, process_obj, method=method):
+        def refuse(self: object, process_obj: object, method: str = method) -> NoReturn:
             raise RuntimeError(NO_NEW_PYTHON.format(method=method, exe=sys.executable))
 
         module.Popen._launch = refuse
@@ -314,7 +321,7 @@ def _reseed() -> None:
             numpy.random.seed()
 
 
-def _execute(request: dict, peer: list[int] | None = None) -> dict:
+def _execute(request: JsonObject, peer: list[int] | None = None) -> JsonObject:
     """Run the code or call the probe; describe the outcome as a JSON-ready dict."""
     try:
         if request.get("op") == "call":
@@ -363,7 +370,7 @@ def _run(code: str) -> None:
     exec(compiled, main.__dict__)
 
 
-def _call(target: str, kwargs: dict):
+def _call(target: str, kwargs: JsonObject) -> object:
     """Import ``tutor.probes.MODULE`` and call FUNCTION(**kwargs); return JSON data."""
     if not TARGET.match(target):
         raise ValueError(f"refusing target {target!r}: only tutor.probes.MODULE:FUNCTION")
@@ -388,9 +395,9 @@ def _kind_of(exc: BaseException) -> str:
     return "error"
 
 
-def _describe(exc: BaseException, request: dict) -> dict:
+def _describe(exc: BaseException, request: JsonObject) -> dict[str, str]:
     """Type, message and a traceback of the learner's (or the probe's) frames only."""
-    frames = traceback.extract_tb(exc.__traceback__)
+    frames: list[traceback.FrameSummary] = traceback.extract_tb(exc.__traceback__)
     if request.get("op") == "call":
         here = __file__
         frames = [f for f in frames if f.filename != here]

@@ -11,6 +11,7 @@ import signal
 from dataclasses import dataclass
 
 from tutor.sandbox.limits import MB, Limits
+from tutor.sandbox.protocol import JsonObject
 
 #: exit codes of the agent (see ``tutor.sandbox.agent``): a child that could not set itself
 #: up, an ok run whose result could not be sent, and runs that raised, ran out of memory or
@@ -31,7 +32,7 @@ class Ending:
     cpu_seconds: float = 0.0
     stopped_for: str | None = None
     """Why the runtime killed it: "timeout", "stdout", "stderr", "result", "cancel" or None."""
-    result: dict | None = None
+    result: JsonObject | None = None
     """What the agent reported on its result pipe (None: nothing arrived)."""
 
 
@@ -81,7 +82,7 @@ def run_status(end: Ending, limits: Limits) -> tuple[str, str]:
     return _by_exit_code(os.WEXITSTATUS(status), result, limits)
 
 
-def _by_exit_code(code: int, result: dict, limits: Limits) -> tuple[str, str]:
+def _by_exit_code(code: int, result: JsonObject, limits: Limits) -> tuple[str, str]:
     """The status of a child that exited: the exit code decides, the report only explains.
 
     The report comes from the process learner code ran in, so a forged one ("ok" for a run
@@ -114,7 +115,7 @@ COMPILE_FAILURES = frozenset(
 )
 
 
-def compile_reason(reason: str, exception: dict | None, problem: str | None) -> str:
+def compile_reason(reason: str, exception: JsonObject | None, problem: str | None) -> str:
     """The reason of a run that failed in torch.compile on a runtime that cannot build C++
     (``problem``: what it lacks, said plainly), instead of the compiler's output; ``reason``
     unchanged for any other failure."""

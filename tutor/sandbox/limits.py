@@ -9,6 +9,9 @@ import math
 import os
 import resource
 from dataclasses import asdict, dataclass, replace
+from typing import TypedDict
+
+from tutor.sandbox.protocol import JsonObject
 
 MB = 1024 * 1024
 
@@ -36,12 +39,12 @@ class Limits:
     profile: str = "default"
     """The named profile these limits were raised to (see ``PROFILES``)."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JsonObject:
         """The limits as a JSON-ready dict (part of a run request)."""
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> Limits:
+    def from_json(cls, data: JsonObject) -> Limits:
         """Limits from a request, ignoring unknown keys."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
@@ -50,6 +53,16 @@ class Limits:
     def cpu_seconds(self) -> int:
         """The soft CPU limit: whole seconds, at least one."""
         return max(1, math.ceil(self.timeout))
+
+
+class MoreLimits(TypedDict, total=False):
+    """The limits a run may set beyond its time, memory and output (``Limits``' other fields)."""
+
+    file_mb: int
+    open_files: int
+    processes: int
+    threads: int
+    result_limit: int
 
 
 #: named limits profiles: the floors each raises the caller's limits to. ``default`` changes

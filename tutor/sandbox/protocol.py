@@ -11,15 +11,64 @@ from __future__ import annotations
 
 import base64
 import json
+from typing import Any, Literal, Required, TypedDict
+
+#: a JSON object as ``json.loads`` gives it: what a message carries that the protocol does not
+#: shape (a probe's kwargs and data, a learner process's report); read it defensively
+JsonObject = dict[str, Any]
 
 
-def encode(message: dict) -> bytes:
+class Request(TypedDict, total=False):
+    """Supervisor -> runtime: run code, call a probe, kill a run, or exit."""
+
+    op: Required[Literal["run", "call", "kill", "exit"]]
+    id: int
+    code: str
+    target: str
+    kwargs: JsonObject
+    limits: JsonObject
+
+
+class Ready(TypedDict, total=False):
+    """Runtime -> supervisor, once torch is imported: what the runtime is and how it is held."""
+
+    event: Required[Literal["ready"]]
+    pid: int
+    uid: int | None
+    layers: list[str]
+    torch: str
+    python: str
+    executable: str
+    scratch: str
+    threads: int
+    probe_errors: dict[str, str]
+    huge_mappings: int
+
+
+class Done(TypedDict, total=False):
+    """Runtime -> supervisor, per run: how it ended, its output and its data."""
+
+    event: Required[Literal["done"]]
+    id: Required[int | None]
+    layers: list[str]
+    status: str
+    reason: str
+    stdout: str
+    stderr: str
+    exception: JsonObject | None
+    value: Any
+    duration_ms: float
+    timings: dict[str, float]
+
+
+def encode(message: Request | Ready | Done) -> bytes:
     """One message as one line of JSON (newline-terminated bytes)."""
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def decode(line: bytes) -> dict:
-    """One line back into a message (raises ValueError on garbage)."""
+def decode(line: bytes) -> JsonObject:
+    """One line back into a JSON object (raises ValueError on garbage); the caller checks
+    which message it is."""
     message = json.loads(line)
     if not isinstance(message, dict):
         raise ValueError("not a JSON object")
@@ -31,7 +80,7 @@ def pack_bytes(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def unpack_bytes(text: str) -> bytes:
+def unpack_bytes(text: str | None) -> bytes:
     """The inverse of ``pack_bytes``."""
     return base64.b64decode(text or "")
 

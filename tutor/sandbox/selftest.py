@@ -19,7 +19,9 @@ from tutor.sandbox.result import RunResult, Status
 class Runner(Protocol):
     """``AsyncSandbox.run``: runs code as a drill answer runs."""
 
-    def __call__(self, code: str, **limits: Any) -> Awaitable[RunResult]: ...
+    def __call__(
+        self, code: str, *, timeout: float = ..., memory_mb: int = ..., output_limit: int = ...
+    ) -> Awaitable[RunResult]: ...
 
 
 @dataclass

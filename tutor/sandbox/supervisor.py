@@ -11,10 +11,11 @@ import itertools
 import os
 import signal
 import time
+from typing import Any, Unpack, cast
 
 from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, protocol
-from tutor.sandbox.limits import Limits, with_profile
+from tutor.sandbox.limits import Limits, MoreLimits, with_profile
 from tutor.sandbox.result import ExceptionInfo, RunResult, Status
 from tutor.sandbox.runtimes import is_local, resolve_runtime
 from tutor.sandbox.text import clean_output
@@ -47,12 +48,12 @@ class AsyncSandbox:
     def __init__(self, runtime: str | None = None, *, containment: str | None = None) -> None:
         self.command = resolve_runtime(runtime)
         self.containment = containment or os.environ.get("TUTOR_SANDBOX") or "auto"
-        self.ready: dict | None = None
+        self.ready: protocol.Ready | None = None
         self._proc: asyncio.subprocess.Process | None = None
-        self._reader: asyncio.Task | None = None
-        self._stderr_task: asyncio.Task | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._stderr_task: asyncio.Task[None] | None = None
         self._stderr_tail = b""
-        self._waiting: dict[int, asyncio.Future] = {}
+        self._waiting: dict[int, asyncio.Future[protocol.JsonObject]] = {}
         self._ids = itertools.count(1)
         self._lock: asyncio.Lock | None = None
         self._start_lock: asyncio.Lock | None = None
@@ -62,7 +63,7 @@ class AsyncSandbox:
 
     # -- life cycle -------------------------------------------------------------------------
 
-    async def start(self) -> dict:
+    async def start(self) -> protocol.Ready:
         """Start the runtime (if it is not running) and wait until torch is imported.
 
         Safe to call from several tasks at once: one runtime is started, all get its ready message.
@@ -72,7 +73,7 @@ class AsyncSandbox:
         async with self._start_lock:
             return await self._start()
 
-    async def _start(self) -> dict:
+    async def _start(self) -> protocol.Ready:
         if self._closed:
             raise SandboxError("the sandbox is closed")
         if self._proc is not None and self._proc.returncode is None and self.ready:
@@ -100,6 +101,7 @@ class AsyncSandbox:
             raise SandboxError(f"could not start the runtime {self.command[0]}: {exc}") from exc
         self._stderr_tail = b""
         self._stderr_task = asyncio.create_task(self._drain_stderr(self._proc))
+        assert self._proc.stdout is not None  # started with a pipe
         try:
             line = await asyncio.wait_for(self._proc.stdout.readline(), START_TIMEOUT)
             message = protocol.decode(line) if line else {}
@@ -109,9 +111,10 @@ class AsyncSandbox:
             await self._stop_runtime()
             tail = self._stderr_tail.decode("utf-8", "replace").strip().splitlines()[-3:]
             raise SandboxError("the runtime did not start: " + (" | ".join(tail) or "no output"))
-        self.ready = message
+        ready = cast("protocol.Ready", message)  # the runtime's own first line, not learner data
+        self.ready = ready
         self._reader = asyncio.create_task(self._read_replies(self._proc))
-        return message
+        return ready
 
     async def close(self) -> None:
         """Stop the runtime; the sandbox cannot be used afterwards."""
@@ -121,7 +124,7 @@ class AsyncSandbox:
     async def __aenter__(self) -> AsyncSandbox:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     @property
@@ -132,7 +135,7 @@ class AsyncSandbox:
     @property
     def layers(self) -> list[str]:
         """The containment layers of the running runtime (empty before it started)."""
-        return list((self.ready or {}).get("layers", []))
+        return list(self.ready.get("layers", [])) if self.ready else []
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -144,7 +147,7 @@ class AsyncSandbox:
         memory_mb: int = 1024,
         output_limit: int = 65536,
         profile: str | None = None,
-        **limits,
+        **limits: Unpack[MoreLimits],
     ) -> RunResult:
         """Run code exactly as a drill answer runs (fresh globals with torch, nn and F).
 
@@ -163,7 +166,7 @@ class AsyncSandbox:
         memory_mb: int = 1024,
         output_limit: int = 65536,
         profile: str | None = None,
-        **kwargs,
+        **kwargs: Any,
     ) -> RunResult:
         """Call ``tutor.probes.MODULE:FUNCTION(**kwargs)`` in a fresh child; data in ``.value``.
 
@@ -175,7 +178,7 @@ class AsyncSandbox:
         lim = with_profile(lim, profile)
         return await self._request({"op": "call", "target": target, "kwargs": kwargs}, lim)
 
-    async def _request(self, message: dict, limits: Limits) -> RunResult:
+    async def _request(self, message: protocol.Request, limits: Limits) -> RunResult:
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
@@ -188,7 +191,8 @@ class AsyncSandbox:
             future = asyncio.get_running_loop().create_future()
             self._waiting[ident] = future
             try:
-                self._send(message | {"id": ident, "limits": limits.to_json()})
+                message["id"], message["limits"] = ident, limits.to_json()
+                self._send(message)
                 reply = await asyncio.wait_for(asyncio.shield(future), limits.timeout + GRACE)
             except TimeoutError:
                 await self._stop_runtime()
@@ -210,12 +214,12 @@ class AsyncSandbox:
                 self._waiting.pop(ident, None)
             return self._to_result(reply, limits)
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: protocol.Request) -> None:
         if self._proc is None or self._proc.stdin is None or self._proc.stdin.is_closing():
             raise ConnectionError("the runtime is not running")
         self._proc.stdin.write(protocol.encode(message))
 
-    async def _abandon(self, ident: int, future: asyncio.Future) -> None:
+    async def _abandon(self, ident: int, future: asyncio.Future[protocol.JsonObject]) -> None:
         """A caller gave up on a run: have the runtime kill it and wait for the reply."""
         with contextlib.suppress(ConnectionError, OSError):
             self._send({"op": "kill", "id": ident})
@@ -229,6 +233,7 @@ class AsyncSandbox:
     async def _read_replies(self, proc: asyncio.subprocess.Process) -> None:
         """Hand each reply to the request waiting for it; fail them all when the runtime dies."""
         reason = "it exited"
+        assert proc.stdout is not None  # started with a pipe
         try:
             while True:
                 line = await proc.stdout.readline()
@@ -238,7 +243,8 @@ class AsyncSandbox:
                     message = protocol.decode(line)
                 except ValueError:
                     continue
-                future = self._waiting.get(message.get("id"))
+                ident = message.get("id")
+                future = self._waiting.get(ident) if isinstance(ident, int) else None
                 if future is not None and not future.done():
                     future.set_result(message)
         except (ValueError, asyncio.LimitOverrunError) as exc:
@@ -258,6 +264,7 @@ class AsyncSandbox:
 
     async def _drain_stderr(self, proc: asyncio.subprocess.Process) -> None:
         """Keep reading the runtime's stderr (so it never blocks); remember the last lines."""
+        assert proc.stderr is not None  # started with a pipe
         while True:
             chunk = await proc.stderr.read(65536)
             if not chunk:
@@ -270,6 +277,7 @@ class AsyncSandbox:
         if proc is None:
             return
         if proc.returncode is None:
+            assert proc.stdin is not None  # started with a pipe
             with contextlib.suppress(ConnectionError, OSError, RuntimeError):
                 proc.stdin.write(protocol.encode({"op": "exit"}))
                 proc.stdin.close()
@@ -283,24 +291,27 @@ class AsyncSandbox:
                 await proc.wait()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        await self._forget_leftovers(proc, ready or {})
+        await self._forget_leftovers(proc, ready)
         for task in (self._reader, self._stderr_task):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-    async def _forget_leftovers(self, proc: asyncio.subprocess.Process, ready: dict) -> None:
+    async def _forget_leftovers(
+        self, proc: asyncio.subprocess.Process, ready: protocol.Ready | None
+    ) -> None:
         """After a local runtime stopped: kill what its dedicated uid still runs, drop its files."""
         if not is_local(self.command):
             return
         from tutor.sandbox import reaper
 
-        uid = ready.get("uid")
+        said: protocol.Ready = ready or {"event": "ready"}
+        uid = said.get("uid")
         if os.geteuid() == 0:
             await asyncio.to_thread(reaper.kill_uid, uid or containment.UID_BASE + proc.pid)
-        if "bwrap" not in ready.get("layers", ["bwrap"]):
-            scratch = ready.get("scratch")
+        if "bwrap" not in said.get("layers", ["bwrap"]):
+            scratch = said.get("scratch")
             if scratch and os.path.basename(scratch).startswith("tutor-runs-"):
                 await asyncio.to_thread(reaper.remove, scratch)
             if uid is not None:
@@ -309,7 +320,7 @@ class AsyncSandbox:
 
     # -- results ----------------------------------------------------------------------------
 
-    def _to_result(self, reply: dict, limits: Limits) -> RunResult:
+    def _to_result(self, reply: protocol.JsonObject, limits: Limits) -> RunResult:
         self.last_timings = dict(reply.get("timings") or {})
         exc = reply.get("exception")
         try:

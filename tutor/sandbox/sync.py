@@ -9,10 +9,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Coroutine
 from concurrent.futures import Future
+from typing import Any, TypeVar, Unpack
 
+from tutor.sandbox.limits import MoreLimits
+from tutor.sandbox.protocol import Ready
 from tutor.sandbox.result import RunResult
 from tutor.sandbox.supervisor import AsyncSandbox
+
+_T = TypeVar("_T")
 
 
 class Sandbox:
@@ -29,15 +35,15 @@ class Sandbox:
         self._thread.start()
         self._closed = False
 
-    def _wait(self, coro):
-        future: Future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+    def _wait(self, coro: Coroutine[Any, Any, _T]) -> _T:
+        future: Future[_T] = asyncio.run_coroutine_threadsafe(coro, self._loop)
         try:
             return future.result()
         except BaseException:
             future.cancel()
             raise
 
-    def start(self) -> dict:
+    def start(self) -> Ready:
         """Start the runtime now instead of on the first run; returns its ready message."""
         return self._wait(self._async.start())
 
@@ -48,12 +54,18 @@ class Sandbox:
         timeout: float = 2.0,
         memory_mb: int = 1024,
         output_limit: int = 65536,
-        **limits,
+        profile: str | None = None,
+        **limits: Unpack[MoreLimits],
     ) -> RunResult:
         """Run code as a drill answer runs; see ``AsyncSandbox.run``."""
         return self._wait(
             self._async.run(
-                code, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **limits
+                code,
+                timeout=timeout,
+                memory_mb=memory_mb,
+                output_limit=output_limit,
+                profile=profile,
+                **limits,
             )
         )
 
@@ -64,12 +76,18 @@ class Sandbox:
         timeout: float = 10.0,
         memory_mb: int = 1024,
         output_limit: int = 65536,
-        **kwargs,
+        profile: str | None = None,
+        **kwargs: Any,
     ) -> RunResult:
         """Call a probe ``tutor.probes.MODULE:FUNCTION``; its data arrives in ``.value``."""
         return self._wait(
             self._async.call(
-                target, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, **kwargs
+                target,
+                timeout=timeout,
+                memory_mb=memory_mb,
+                output_limit=output_limit,
+                profile=profile,
+                **kwargs,
             )
         )
 
@@ -89,7 +107,7 @@ class Sandbox:
         return self._async.runtime_pid
 
     @property
-    def ready(self) -> dict | None:
+    def ready(self) -> Ready | None:
         """What the runtime reported when it started (torch version, uid, probe errors)."""
         return self._async.ready
 
@@ -108,7 +126,7 @@ class Sandbox:
     def __enter__(self) -> Sandbox:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self) -> None:

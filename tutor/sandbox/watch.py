@@ -14,6 +14,7 @@ from typing import Protocol
 
 from tutor.sandbox.ending import Ending
 from tutor.sandbox.limits import Limits
+from tutor.sandbox.protocol import JsonObject
 
 
 class Control(Protocol):
@@ -21,7 +22,7 @@ class Control(Protocol):
     requests arrive on, the queue they are parsed into, and the flag that ends the runtime."""
 
     ctl_in: int
-    queue: list[dict]
+    queue: list[JsonObject]
     exiting: bool
 
     def accept(self, data: bytes) -> None:
@@ -131,7 +132,7 @@ class Watch:
             sel.register(pidfd, selectors.EVENT_READ, "exit")
         except (AttributeError, OSError):
             pidfd = None
-        peerfd = None
+        peerfd: int | None = None
         if self.peer:
             with contextlib.suppress(AttributeError, OSError):
                 peerfd = os.pidfd_open(self.peer)
@@ -160,9 +161,9 @@ class Watch:
                 self.reaped = True
                 exited = (status, usage.ru_utime + usage.ru_stime)
         sel.close()
-        for fd in (pidfd, peerfd):
-            if fd is not None:
-                os.close(fd)
+        for watched in (pidfd, peerfd):
+            if watched is not None:
+                os.close(watched)
         self.close_peer()
         return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
 
@@ -189,7 +190,7 @@ class Watch:
             self.read(name)
             os.close(self.fds[name])
 
-    def result(self) -> dict | None:
+    def result(self) -> JsonObject | None:
         """The agent's report, when one arrived whole: the last line on the pipe (the agent
         writes it last, on a line of its own, so bytes learner code wrote before it are
         skipped). It only explains the run; the status comes from the exit code."""
@@ -201,7 +202,9 @@ class Watch:
         return data if isinstance(data, dict) else None
 
 
-def timings(started: float, fork: float, forked: float, reaped: float, result) -> dict:
+def timings(
+    started: float, fork: float, forked: float, reaped: float, result: JsonObject | None
+) -> dict[str, float]:
     """Where one run's time went, in milliseconds (the child's clock marks when it reported)."""
     ms = {
         "prepare": fork - started,

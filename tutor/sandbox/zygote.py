@@ -20,12 +20,13 @@ import socket
 import sys
 import tempfile
 import time
+from types import ModuleType
 
 from tutor.paths import PROJECT_ROOT
 from tutor.sandbox import containment, cxx, hugepages, mpmain, reaper, syscalls
 from tutor.sandbox.ending import compile_reason, run_status
 from tutor.sandbox.limits import Limits, count_tasks, vm_size
-from tutor.sandbox.protocol import LineReader, decode, encode, pack_bytes
+from tutor.sandbox.protocol import Done, JsonObject, LineReader, Ready, decode, encode, pack_bytes
 from tutor.sandbox.watch import Watch, timings
 
 #: the seed torch versions that do not seed from the OS give a fresh process's generator
@@ -188,7 +189,7 @@ class Zygote:
         self.private_tmp = "bwrap" in layers
         self.lines = LineReader()
         self.compile_problem: str | None = None  # why runs here cannot build C++ (see warm_compile)
-        self.queue: list[dict] = []
+        self.queue: list[JsonObject] = []
         self.exiting = False
         reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
         reaper.prctl(reaper.PR_SET_DUMPABLE, 0)
@@ -216,7 +217,7 @@ class Zygote:
         if self.ipcns:
             self.layers.append("ipcns")
 
-    def boot(self) -> dict:
+    def boot(self) -> Ready:
         """Import torch and the probes once; return the ready message."""
         for key in THREAD_ENV:  # before torch loads OpenMP, whatever started this runtime
             os.environ[key] = containment.runtime_env(str(PROJECT_ROOT))[key]
@@ -235,7 +236,7 @@ class Zygote:
         for name in PRELOAD:
             with contextlib.suppress(Exception):  # optional conveniences
                 importlib.import_module(name)
-        probe_errors = {}
+        probe_errors: dict[str, str] = {}
         try:
             import tutor.probes as probes
 
@@ -268,7 +269,7 @@ class Zygote:
             "huge_mappings": huge,
         }
 
-    def send(self, message: dict) -> None:
+    def send(self, message: Ready | Done) -> None:
         data = memoryview(encode(message))
         while data:
             data = data[os.write(self.ctl_out, data) :]
@@ -288,7 +289,7 @@ class Zygote:
             reaper.remove(self.base)
             os._exit(0)
 
-    def next_message(self) -> dict | None:
+    def next_message(self) -> JsonObject | None:
         """The next control message (blocking); None when the supervisor went away."""
         while not self.queue:
             data = os.read(self.ctl_in, 1 << 16)
@@ -304,20 +305,19 @@ class Zygote:
             except ValueError:
                 continue
 
-    def run(self, request: dict) -> dict:
+    def run(self, request: JsonObject) -> Done:
         """Fork one child for the request, watch it, clean up, and describe the outcome."""
         limits = Limits.from_json(request.get("limits", {}))
         started = time.monotonic()
         if limits.profile == "compile":
             self.warm_compile()
-        reply = {"event": "done", "id": request.get("id"), "layers": self.layers}
+        reply: Done = {"event": "done", "id": request.get("id"), "layers": self.layers}
         threads = _threads()
         if threads > 1:
             self.exiting = True  # forking now could deadlock the child; let a fresh runtime serve
-            return reply | {
-                "status": "sandbox_error",
-                "reason": f"the runtime became multi-threaded ({threads} threads)",
-            }
+            reply["status"] = "sandbox_error"
+            reply["reason"] = f"the runtime became multi-threaded ({threads} threads)"
+            return reply
         scratch = tempfile.mkdtemp(dir=self.base, prefix="run-")
         if self.uid is not None:
             os.chown(scratch, self.uid, self.uid)
@@ -358,20 +358,22 @@ class Zygote:
         if status == "error" and limits.profile == "compile":
             exception = (end.result or {}).get("exception")
             reason = compile_reason(reason, exception, self.compile_problem)
-        reply |= {
-            "status": status,
-            "reason": reason,
-            "stdout": pack_bytes(bytes(watch.buffers["stdout"])),
-            "stderr": pack_bytes(bytes(watch.buffers["stderr"])),
-            "exception": (end.result or {}).get("exception") if status != "ok" else None,
-            "value": (end.result or {}).get("value") if status == "ok" else None,
-            "duration_ms": round((time.monotonic() - started) * 1000, 3),
-            "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
-        }
+        reply.update(
+            {
+                "status": status,
+                "reason": reason,
+                "stdout": pack_bytes(bytes(watch.buffers["stdout"])),
+                "stderr": pack_bytes(bytes(watch.buffers["stderr"])),
+                "exception": (end.result or {}).get("exception") if status != "ok" else None,
+                "value": (end.result or {}).get("value") if status == "ok" else None,
+                "duration_ms": round((time.monotonic() - started) * 1000, 3),
+                "timings": timings(started, t_fork, t_forked, t_reaped, end.result),
+            }
+        )
         return reply
 
     def fork_companion(
-        self, request: dict, job_fds: tuple[int, int, int], scratch: str, nproc: int | None
+        self, request: JsonObject, job_fds: tuple[int, int, int], scratch: str, nproc: int | None
     ) -> list[int] | None:
         """Fork the learner's process a probe wants beside it (``agent.companion``), before
         the probe's own process: ``[pid, channel fd, status read fd, status write fd]``, the
@@ -415,8 +417,10 @@ class Zygote:
         codecache = sys.modules.get("torch._inductor.codecache")
         if codecache is not None and hasattr(codecache, "_HEADER_DIR"):
             # computed at import from the zygote's user (root): point it into the cache instead
-            codecache._HEADER_DIR = os.path.join(self.compile_cache, "precompiled_headers")
-            codecache._HEADER_LOCK_DIR = os.path.join(codecache._HEADER_DIR, "locks")
+            headers = os.path.join(self.compile_cache, "precompiled_headers")
+            vars(codecache).update(
+                _HEADER_DIR=headers, _HEADER_LOCK_DIR=os.path.join(headers, "locks")
+            )
         self.probe_vec_isa()
         gc.collect()
         gc.freeze()
@@ -443,7 +447,7 @@ class Zygote:
         return self.uid is not None or self.private_tmp
 
 
-def _warm_up(torch) -> None:
+def _warm_up(torch: ModuleType) -> None:
     """Run a few tiny single-threaded ops once, so each child finds torch's lazy state ready.
 
     No backward where torch_xla is loaded: the autograd engine sizes its per-device queues once,

@@ -4,10 +4,11 @@ store."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from tutor.content.summary import CatalogSummary
+    from tutor.progress.store import Store
 
 MASTERY_RULE = (
     "A drill is mastered once answered correctly with at most one hint. "
@@ -46,7 +47,7 @@ class ChapterView:
         return self.has_lesson and self.complete
 
 
-def chapter_views(summary: CatalogSummary, store: Any) -> list[ChapterView]:
+def chapter_views(summary: CatalogSummary, store: Store) -> list[ChapterView]:
     """Every chapter of the catalog's summary with its progress in the store."""
     views = []
     tried = {a.drill for a in store.attempts()}

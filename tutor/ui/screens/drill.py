@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -30,6 +30,9 @@ from tutor.ui.widgets.feedback import FeedbackPanel
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.order_list import OrderList
 from tutor.ui.widgets.run_status import RunStatus
+
+if TYPE_CHECKING:
+    from tutor.grading.grade import Grade
 
 KIND_HELP = {
     "predict": "Type what torch returns (or the exception it raises) and press enter.",
@@ -247,7 +250,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         finish("")
         self.show_grade(grade, answer)
 
-    def show_grade(self, grade: Any, answer: str) -> None:
+    def show_grade(self, grade: Grade, answer: str) -> None:
         """Record the attempt and draw the verdict."""
         self.query_one(FeedbackPanel).grade = grade  # the verdict first, whatever saving does
         if str(grade.status) != "sandbox_error":

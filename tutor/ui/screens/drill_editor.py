@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import work
 
 from tutor.ui.screens.editor import EditorSession
+
+if TYPE_CHECKING:
+    from tutor.content.catalog import DrillRef
 
 
 class EditorActions:
@@ -17,7 +20,7 @@ class EditorActions:
 
     editor_session: EditorSession | None
     full_id: str
-    ref: Any
+    ref: DrillRef
 
     def _session(self) -> EditorSession:
         if self.editor_session is None:

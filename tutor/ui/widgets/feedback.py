@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
@@ -10,6 +10,9 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.safe_text import strip_controls
+
+if TYPE_CHECKING:
+    from tutor.grading.grade import Grade
 
 VERDICTS = {
     "correct": "✓ Correct",
@@ -25,7 +28,7 @@ VERDICTS = {
 }
 
 
-def verdict_title(grade: Any) -> str:
+def verdict_title(grade: Grade) -> str:
     """A short headline for a grade."""
     if grade.correct:
         return VERDICTS["correct"]
@@ -53,12 +56,12 @@ def failure_text(failure: dict[str, Any]) -> Text:
 class FeedbackPanel(Static):
     """Draws ``grade`` (a tutor.grading Grade): verdict, feedback, targeted hint, expected."""
 
-    grade: reactive[Any] = reactive(None)
+    grade: reactive[Grade | None] = reactive(None)
     """The last Grade (None before the first answer)."""
     show_expected: reactive[bool] = reactive(True)
     """Whether a correct answer also shows what torch returned (predict drills)."""
 
-    def watch_grade(self, grade: Any) -> None:
+    def watch_grade(self, grade: Grade | None) -> None:
         self.display = grade is not None
         if grade is None:
             return

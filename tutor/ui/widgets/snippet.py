@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,8 +14,13 @@ from textual.widgets import Static
 
 from tutor.ui.widgets.wrapped_code import WrappedCode
 
+if TYPE_CHECKING:
+    from textual.events import Click
 
-def run_output(result: Any) -> str:
+    from tutor.sandbox.result import RunResult
+
+
+def run_output(result: RunResult) -> str:
     """What a run printed, the way lessons record it (stdout, then `Type: message`)."""
     out = result.stdout
     if result.exception is not None:
@@ -40,7 +45,7 @@ class SnippetView(Vertical, can_focus=True):
 
     running: reactive[bool] = reactive(False)
     """Whether a run of this snippet is in progress."""
-    live: reactive[Any] = reactive(None)
+    live: reactive[RunResult | None] = reactive(None)
     """The RunResult of the last run (None before the first)."""
 
     @dataclass
@@ -70,7 +75,7 @@ class SnippetView(Vertical, can_focus=True):
             live.border_title = "live"
             yield live
 
-    def on_click(self, event: Any) -> None:
+    def on_click(self, event: Click) -> None:
         if getattr(event.widget, "has_class", lambda _c: False)("snippet-head"):
             self.post_message(self.RunRequested(self.index))
 
@@ -81,7 +86,7 @@ class SnippetView(Vertical, can_focus=True):
         if running:
             self._live(Text("running… (escape cancels)", style="italic"), "live")
 
-    def watch_live(self, result: Any) -> None:
+    def watch_live(self, result: RunResult | None) -> None:
         if result is None:
             return
         if result.status in ("ok", "error"):
