@@ -200,8 +200,10 @@ class TutorApp(Navigator, App[None]):
     # --- lifecycle ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        from tutor.ui.hangup import watch_terminal
         from tutor.ui.screens.home import HomeScreen
 
+        watch_terminal(self)
         self.push_screen(HomeScreen())  # it calls home_drawn after its first frame
 
     def home_drawn(self) -> None:
