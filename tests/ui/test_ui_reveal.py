@@ -58,3 +58,61 @@ async def test_the_why_is_scrolled_into_view_at_80x24(make_app):
         bottom = top + scroll.scrollable_content_region.height
         region = explain.virtual_region
         assert explain.display and region.y >= top and region.bottom <= bottom
+
+
+async def test_a_fix_drills_verdict_is_scrolled_into_view_at_80x24(make_app):
+    from textual.widgets import TextArea
+
+    from tutor.ui.widgets.feedback import FeedbackPanel
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_drill(app, pilot, "fix-grad")
+        notes = "".join(
+            f"# note {i}: the tape records only what requires grad\n" for i in range(12)
+        )
+        editor = screen.query_one(TextArea)
+        editor.text = notes + "w = torch.ones(3))\n(w * 2).sum().backward()\n"
+        editor.focus()
+        editor.move_cursor((3, 0))  # editing near the top, as a learner does
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        assert (await graded(app, pilot)).status == "invalid"
+        await pilot.press("ctrl+r")  # start again from the starter, and submit once more
+        await pilot.pause()
+        editor.text = notes + "w = torch.ones(3)\n(w * 2).sum().backward()\n"
+        editor.move_cursor((3, 0))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        grade = await graded(app, pilot)
+        assert grade is not None and not grade.correct
+        await pilot.pause()
+        panel = screen.query_one(FeedbackPanel)
+        scroll = screen.query_one("#drill-main")
+        top = scroll.scroll_y
+        bottom = top + scroll.scrollable_content_region.height
+        region = panel.virtual_region
+        assert region.height and region.y >= top and region.bottom <= bottom, (region, top, bottom)
+
+
+async def test_the_answer_is_scrolled_into_view_at_80x24(make_app):
+    from textual.widgets import TextArea
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_drill(app, pilot, "fix-grad")
+        editor = screen.query_one(TextArea)
+        editor.text = "".join(f"# line {i}\n" for i in range(14)) + "w = torch.ones(3)\n"
+        editor.focus()
+        editor.move_cursor((2, 0))
+        await pilot.pause()
+        await pilot.press("ctrl+f")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        shown = screen.query_one("#drill-answer")
+        assert "requires_grad=True" in str(shown.render())
+        scroll = screen.query_one("#drill-main")
+        top, region = scroll.scroll_y, shown.virtual_region
+        bottom = top + scroll.scrollable_content_region.height
+        assert region.height and region.y >= top and region.bottom <= bottom, (region, top, bottom)

@@ -271,8 +271,10 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
         explain = self.query_one("#drill-explain", Markdown)
-        # the "Why" right below the verdict: on a short terminal it would sit below the fold
-        (explain if explain.display else self.query_one(FeedbackPanel)).scroll_visible()
+        # the "Why" right below the verdict: on a short terminal it would sit below the fold.
+        # After the next refresh: a panel that was hidden while grading has no place until then
+        target = explain if explain.display else self.query_one(FeedbackPanel)
+        self.call_after_refresh(target.scroll_visible)
 
     def _show_explain(self) -> None:
         explain = self.query_one("#drill-explain", Markdown)
@@ -316,7 +318,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         )
         panel.update(shown)
         self._show_explain()
-        panel.scroll_visible()
+        self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 
     def action_hint(self) -> None:
         hints = self.variant.hints
@@ -330,7 +332,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         panel = self.query_one("#drill-hints", Static)
         panel.update(Text(shown))
         panel.display = True
-        panel.scroll_visible()
+        self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 
     def action_reset(self) -> None:
         reset_answer(self.ref.drill.kind, self.query_one("#answer"), self.variant)
