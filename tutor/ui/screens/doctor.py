@@ -3,6 +3,7 @@ gathered in the app's own sandbox and drawn step by step as each check completes
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from textual import work
@@ -21,7 +22,7 @@ class DoctorScreen(Screen[None]):
     """Shows a doctor report; gathers it in the app's sandbox unless one is given (tests,
     replays), redrawing it after each step."""
 
-    CSS_PATH = "doctor.tcss"
+    CSS_PATH = Path(__file__).with_name("doctor.tcss")
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

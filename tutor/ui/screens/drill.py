@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -47,7 +48,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     """One drill, one variant (seed). Dismisses with whether it was solved (None: the learner
     left with escape, which ends a review session)."""
 
-    CSS_PATH = "drills.tcss"
+    CSS_PATH = Path(__file__).with_name("drills.tcss")
 
     BINDINGS = [
         Binding(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +20,9 @@ from tutor.ui.widgets.key_footer import KeyFooter
 class DrillListScreen(Screen[None]):
     """The drills of ``chapter`` (every drill when None): ✓ mastered, ◐ tried, ○ new."""
 
-    CSS_PATH = "drills.tcss"
+    CSS_PATH = Path(__file__).with_name(
+        "drills.tcss"
+    )  # absolute: a subclass elsewhere (pack try) reads it too
 
     BINDINGS = [Binding("escape", "back", "Back")]
 

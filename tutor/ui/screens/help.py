@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -33,7 +35,7 @@ def keys_table(title: str, keys: list[tuple[str, str]]) -> Table:
 class HelpScreen(ModalScreen[None]):
     """Lists ``keys`` (the active bindings when `?` was pressed) and the global keys."""
 
-    CSS_PATH = "dialogs.tcss"
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
 
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close"),

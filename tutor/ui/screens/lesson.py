@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -38,7 +39,7 @@ def part_widget(part: Prose | object) -> Widget:
 class LessonScreen(Screen[None]):
     """Reads the lesson of one chapter; mediates between snippets and the sandbox."""
 
-    CSS_PATH = "lesson.tcss"
+    CSS_PATH = Path(__file__).with_name("lesson.tcss")
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

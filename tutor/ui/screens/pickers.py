@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +16,7 @@ from textual.widgets.option_list import Option
 class LabPicker(ModalScreen[str | None]):
     """Choose one of the live labs (or one of ``names``); returns its name."""
 
-    CSS_PATH = "dialogs.tcss"
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
@@ -43,7 +45,7 @@ class LabPicker(ModalScreen[str | None]):
 class ProblemsScreen(ModalScreen[None]):
     """The problems found while loading drill packs, one per line (file:line:col: message)."""
 
-    CSS_PATH = "dialogs.tcss"
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
 
     BINDINGS = [Binding("escape,q", "close", "Close")]
 
@@ -65,7 +67,7 @@ class ProblemsScreen(ModalScreen[None]):
 class LinkPicker(ModalScreen[int | None]):
     """Choose one of several labelled entries (a lesson's lab links); returns its index."""
 
-    CSS_PATH = "dialogs.tcss"
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 

@@ -5,6 +5,7 @@ learner may practise ahead of time."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -38,7 +39,7 @@ def until(delta: timedelta) -> str:
 class ReviewScreen(Screen[None]):
     """Lists the due drills; enter starts the session, one drill screen after another."""
 
-    CSS_PATH = "drills.tcss"
+    CSS_PATH = Path(__file__).with_name("drills.tcss")
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

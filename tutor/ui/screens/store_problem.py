@@ -6,6 +6,7 @@ and offers a fresh start (the old file renamed and kept) when the file is damage
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -32,7 +33,7 @@ class StoreProblemScreen(ModalScreen[str]):
     """Explains ``problem`` (a ``StoreError``); dismisses with ``fresh``, ``carry-on`` or
     ``quit``."""
 
-    CSS_PATH = "dialogs.tcss"
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
 
     BINDINGS = [Binding("escape", "carry_on", "Carry on")]
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -39,7 +41,7 @@ def preset_code(preset: dict[str, str]) -> str:
 class BenchLab(LabScreen):
     """The benchmark lab. Preset keys: ``code`` (defines ``fn``), ``threads``."""
 
-    CSS_PATH = "bench.tcss"
+    CSS_PATH = Path(__file__).with_name("bench.tcss")
     ERROR_LINE = "#bench-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

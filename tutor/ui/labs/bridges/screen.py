@@ -4,6 +4,8 @@ The probe runs on the xla runtime; elsewhere the lab says how to get it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,7 +28,7 @@ IDLE = "edit the code (it defines model, args and optionally forward), then ctrl
 class BridgesLab(LabScreen):
     """The two-bridge ledger. Preset keys: ``code``, or ``example`` (a key of ``EXAMPLES``)."""
 
-    CSS_PATH = "bridges.tcss"
+    CSS_PATH = Path(__file__).with_name("bridges.tcss")
     ERROR_LINE = "#bridges-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

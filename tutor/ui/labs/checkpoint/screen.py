@@ -3,6 +3,8 @@ trip in the sandbox's scratch dir, and a pickled model that breaks after a refac
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,7 +26,7 @@ TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle
 class CheckpointLab(LabScreen):
     """The device & checkpoint lab. Preset key: ``tab`` (``device``, ``state_dict``, ``pickle``)."""
 
-    CSS_PATH = "checkpoint.tcss"
+    CSS_PATH = Path(__file__).with_name("checkpoint.tcss")
     ERROR_LINE = "#checkpoint-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

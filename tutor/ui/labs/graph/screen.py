@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -47,7 +49,7 @@ class GraphLab(LabScreen):
     """The graph viewer. Preset keys: ``code`` (defines ``model`` and ``args``), or ``setup``
     (a drill's setup, used as the starting code)."""
 
-    CSS_PATH = "graph.tcss"
+    CSS_PATH = Path(__file__).with_name("graph.tcss")
     ERROR_LINE = "#graph-error"
     BINDINGS = [
         Binding("escape", "close", "Back"),

@@ -4,6 +4,8 @@ recompile with the guard that failed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -32,7 +34,7 @@ class GuardsLab(LabScreen):
     """The guard viewer. Preset keys: ``code`` (defines ``f`` and ``calls``) or ``setup``,
     ``backend`` (eager, aot_eager or inductor)."""
 
-    CSS_PATH = "guards.tcss"
+    CSS_PATH = Path(__file__).with_name("guards.tcss")
     ERROR_LINE = "#guards-error"
     BINDINGS = [
         Binding("escape", "close", "Back"),

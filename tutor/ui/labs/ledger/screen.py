@@ -6,6 +6,8 @@ even a model too big for memory can be counted.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -58,7 +60,7 @@ class LedgerLab(LabScreen):
     ``input_shape`` (one sample, e.g. ``784`` or ``3,32,32``).
     """
 
-    CSS_PATH = "ledger.tcss"
+    CSS_PATH = Path(__file__).with_name("ledger.tcss")
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+r", "count", "Count", priority=True),

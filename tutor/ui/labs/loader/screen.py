@@ -3,6 +3,8 @@ many batches it yields, how big the last one is, and which process made each bat
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -53,7 +55,7 @@ class LoaderLab(LabScreen):
     """The DataLoader timeline. Preset keys: ``samples``, ``batch``, ``workers`` and
     ``drop_last`` (``1``/``true``)."""
 
-    CSS_PATH = "loader.tcss"
+    CSS_PATH = Path(__file__).with_name("loader.tcss")
     ERROR_LINE = "#loader-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

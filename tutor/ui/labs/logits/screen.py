@@ -7,6 +7,7 @@ and its gradient by autograd, both the right way and with softmax applied first.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -35,7 +36,7 @@ class LogitsLab(LabScreen):
     ``softmax_first`` (``"1"`` to start with the bug switched on).
     """
 
-    CSS_PATH = "logits.tcss"
+    CSS_PATH = Path(__file__).with_name("logits.tcss")
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("escape", "close", "Close"),

@@ -7,6 +7,7 @@ arrives as data; this screen plays it back line by line, step by step, or contin
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
@@ -44,7 +45,7 @@ class LoopLab(LabScreen):
     ``play`` ("1": start playing once loaded).
     """
 
-    CSS_PATH = "loop.tcss"
+    CSS_PATH = Path(__file__).with_name("loop.tcss")
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [

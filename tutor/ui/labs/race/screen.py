@@ -3,6 +3,8 @@ timed honestly in the sandbox, results compared, and the trips into torch counte
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,7 +31,7 @@ WHY = (
 class RaceLab(LabScreen):
     """The dispatch race. Preset keys: ``n`` (batch size), ``op`` (one of ``OPS``)."""
 
-    CSS_PATH = "race.tcss"
+    CSS_PATH = Path(__file__).with_name("race.tcss")
     ERROR_LINE = "#race-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

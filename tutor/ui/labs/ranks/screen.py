@@ -3,6 +3,8 @@ tensor before and after, who waited for whom, and what a rank that skips the cal
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -45,7 +47,7 @@ class RanksLab(LabScreen):
     """The rank timeline. Preset keys: ``world``, ``op``, ``values`` (``1,2,3,4``), ``slow`` and
     ``skip`` (a rank number)."""
 
-    CSS_PATH = "ranks.tcss"
+    CSS_PATH = Path(__file__).with_name("ranks.tcss")
     ERROR_LINE = "#ranks-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

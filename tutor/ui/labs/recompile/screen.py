@@ -5,6 +5,8 @@ the lab says how to get it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -58,7 +60,7 @@ def verdict(plain: Recompile, padded: Recompile) -> Text:
 class RecompileLab(LabScreen):
     """The recompilation counter. Preset keys: ``sizes`` (``3,5,7,5``) and ``pad_to``."""
 
-    CSS_PATH = "recompile.tcss"
+    CSS_PATH = Path(__file__).with_name("recompile.tcss")
     ERROR_LINE = "#recompile-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

@@ -4,6 +4,7 @@ linked by the cursor, the offset arithmetic, shared storage, and what view/resha
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -43,7 +44,7 @@ def last_name(code: str) -> str | None:
 class StrideLab(LabScreen):
     """The stride map. Preset keys: ``expr``, ``setup`` (a drill's setup code), ``view``."""
 
-    CSS_PATH = "stride.tcss"
+    CSS_PATH = Path(__file__).with_name("stride.tcss")
     ERROR_LINE = "#stride-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

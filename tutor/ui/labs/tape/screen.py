@@ -3,6 +3,8 @@ and step the backward pass node by node in the order autograd really ran it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,7 +28,7 @@ class TapeLab(LabScreen):
     """The tape stepper. Preset keys: ``code`` (forward code), or ``setup`` (a drill's setup,
     used as the starting code)."""
 
-    CSS_PATH = "tape.tcss"
+    CSS_PATH = Path(__file__).with_name("tape.tcss")
     ERROR_LINE = "#tape-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),

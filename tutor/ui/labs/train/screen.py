@@ -4,6 +4,8 @@ back; every epoch ends in a checkpoint that the next one resumes from."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,7 +30,7 @@ IDLE = "edit the config, then ctrl+r trains from scratch; ctrl+e resumes from th
 class TrainLab(LabScreen):
     """The training run. Preset keys: ``epochs``, ``backend`` (one of ``BACKENDS``)."""
 
-    CSS_PATH = "train.tcss"
+    CSS_PATH = Path(__file__).with_name("train.tcss")
     ERROR_LINE = "#train-error"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
