@@ -8,6 +8,8 @@ from textual.timer import Timer
 from textual_plotext import PlotextPlot
 
 REDRAW_INTERVAL = 0.05
+#: rows of a plot that hold no data: the title, the frame's top and bottom, the x labels
+FRAME_ROWS = 4
 
 
 class LossCurve(PlotextPlot):
@@ -46,6 +48,16 @@ class LossCurve(PlotextPlot):
         super().on_mount()
         self._redraw()
 
+    def on_resize(self) -> None:
+        """Pick the ticks again for the new height."""
+        self._redraw()
+
+    def _tick_count(self) -> int:
+        """How many loss marks the y axis has rows for: five, three or two (two marks that
+        share a row would be drawn one or the other, by chance)."""
+        rows = self.size.height - FRAME_ROWS
+        return 5 if rows >= 5 else 3 if rows >= 3 else 2
+
     def _redraw(self) -> None:
         self._pending = None
         plt = self.plt
@@ -65,7 +77,8 @@ class LossCurve(PlotextPlot):
             low, high = min(ys), max(ys)
             if high - low < 1e-9:
                 low, high = low - 0.5, high + 0.5
-            marks = [low + (high - low) * k / 4 for k in range(5)]
+            count = self._tick_count()
+            marks = [low + (high - low) * k / (count - 1) for k in range(count)]
             plt.ylim(low, high)
             plt.yticks(marks, [f"{10**m:.3g}" for m in marks])
         broken = [i + 1 for i, v in enumerate(self._losses) if v is None]
