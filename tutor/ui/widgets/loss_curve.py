@@ -49,8 +49,8 @@ class LossCurve(PlotextPlot):
         self._redraw()
 
     def on_resize(self) -> None:
-        """Pick the ticks again for the new height."""
-        self._redraw()
+        """Pick the ticks again for the new height (through the same throttle as new data)."""
+        self.show(self._losses, self._steps)
 
     def _tick_count(self) -> int:
         """How many loss marks the y axis has rows for: five, three or two (two marks that
