@@ -23,8 +23,7 @@ from ``grade_compare.diff``) with the ``expected`` and ``got`` values as tagged 
 
 from __future__ import annotations
 
-import ast
-import builtins
+import re
 import socket
 import sys
 import time
@@ -34,6 +33,7 @@ from typing import Any, NoReturn
 import torch
 
 from tutor.probes.data_grading import ExitInfo
+from tutor.probes.grade_assert import GUARDS, assigned_public, guarded, judge_setup_data, read_names
 from tutor.probes.grade_compare import diff, input_change, notes
 from tutor.probes.grade_inputs import describe_inputs, fresh_copies, make_inputs, numel
 from tutor.probes.grade_learner import learner_side
@@ -172,32 +172,33 @@ def _trial(
     return record
 
 
-_OWN = {"__name__", "__builtins__", "torch", "nn", "F"}  # what fresh_namespace() binds
-
-
-def _names(code: str) -> set[str]:
-    """The names ``code`` reads that the judge's own namespace does not provide."""
-    found = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
-    return found - _OWN - set(dir(builtins))
-
-
 def _wanted(assert_code: str | None) -> list[str] | None:
     """The learner's names the ``assert`` stage reads (None: no stage, or it does not parse)."""
     if not assert_code:
         return None
     try:
-        return sorted(_names(assert_code))
+        return sorted(read_names(assert_code))
     except (SyntaxError, ValueError, RecursionError):
         return None
 
 
-def _assert(learner: Learner, assert_code: str, seed: int, sent: Any) -> dict[str, Any]:
-    """Run the ``assert`` stage here, in the judge, over the learner's names rebuilt as data
-    (objects of its process stand in as ``Remote``s). ``sent``: the names as the ``ran``
-    message carried them (wire data), or None to ask for them now."""
-    ns = fresh_namespace()
+class SetupFailed(Exception):
+    """The drill's setup raised in the judge's own run (a broken drill)."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error.get("message"))
+        self.error = error
+
+
+def _assert(learner: Learner, kw: dict[str, Any], sent: Any) -> dict[str, Any]:
+    """Run the ``assert`` stage here, in the judge (``grade_assert``): the judge's own copies of
+    the public setup data it reads, the learner's names rebuilt as data for the rest (objects of
+    its process stand in as ``Remote``s). ``sent``: the names as the ``ran`` message carried
+    them (wire data), or None to ask for them now."""
+    assert_code, seed = kw["assert_code"], kw["seed"]
     try:
-        wanted = sorted(_names(assert_code))
+        wanted = sorted(read_names(assert_code))
+        code = guarded(assert_code, "<assert>")
     except SyntaxError as exc:
         return {"ok": False, **describe_error(exc, "<assert>")}
     if sent is not None:
@@ -209,17 +210,39 @@ def _assert(learner: Learner, assert_code: str, seed: int, sent: Any) -> dict[st
             raise BadData(f"it could not give its names ({exc})") from None
     if not isinstance(given, dict) or not all(isinstance(k, str) for k in given):
         raise BadData("it answered the names with something else")
+    try:
+        own = judge_setup_data(kw["setup"], assigned_public(kw["setup"]) & set(wanted), seed)
+    except Exception as exc:
+        raise SetupFailed(describe_error(exc, "<setup>")) from None
+    ns = fresh_namespace()
     ns.update({k: own_module(k, v) for k, v in given.items() if k in wanted})
+    ns.update(own)
+    ns.update(GUARDS)
     manual_seed(seed)
     try:
-        run_code(assert_code, ns, "<assert>")
+        exec(code, ns)
     except AssertionError as exc:
         return {"ok": False, "type": "AssertionError", "message": str(exc)}
     except (Gone, BadData):
         raise
     except Exception as exc:
-        return {"ok": False, **describe_error(exc, "<assert>")}
+        return {"ok": False, **_plain(describe_error(exc, "<assert>"))}
     return {"ok": True}
+
+
+_NOT_REMOTE = re.compile(r"must be (\w+), not Remote")
+
+
+def _plain(error: dict[str, Any]) -> dict[str, Any]:
+    """An error of the assert stage in the learner's words: torch refusing a stand-in for an
+    object of the learner's process ("must be Tensor, not Remote") means the learner's code
+    gave an object where the check needs a tensor (or another value)."""
+    found = _NOT_REMOTE.search(error.get("message", ""))
+    if found:
+        wanted = found.group(1).lower()
+        wanted = "a tensor" if wanted == "tensor" else f"a {wanted}"
+        error = {**error, "message": f"your code returned an object, not {wanted}"}
+    return error
 
 
 def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
@@ -253,7 +276,7 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
             out["matched"] = _matched(learner, kw, raw["outputs"])
     clock["compare_ms"] = _ms(start) - clock["learner_ms"]
     if kw["assert_code"]:
-        out["assert"] = _assert(learner, kw["assert_code"], kw["seed"], raw.get("names"))
+        out["assert"] = _assert(learner, kw, raw.get("names"))
     out["forbidden"] = learner.end()
     clock["assert_ms"] = _ms(start) - clock["learner_ms"] - clock["compare_ms"]
     return out
@@ -325,6 +348,8 @@ def check_code(
         error = {"type": "BadData", "message": str(exc), "line": None}
         learner.kill()
         return {**out, "stage": "learner_data", "error": error}
+    except SetupFailed as exc:
+        return {**out, "stage": "setup_error", "error": exc.error}
     finally:
         learner.release()
 

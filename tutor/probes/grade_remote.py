@@ -91,19 +91,32 @@ class Remote:
 
     @property  # type: ignore[misc]
     def __class__(self) -> type:
-        """The torch class the object claims to be (for ``isinstance``), else ``Remote``."""
+        """The torch class the object claims to be (for ``isinstance``: ``nn.Module``, a
+        ``DataLoader``), else ``Remote``. Only a class written in Python all the way down is
+        ever claimed: a claim of ``torch.Tensor`` (or any class with C-level storage) would let
+        the judge's torch read a ``Remote`` as a tensor's memory."""
         handle = object.__getattribute__(self, "_remote")[2]
-        module, qualname = handle.get("module", ""), handle.get("qualname", "")
-        if module == "torch" or module.startswith("torch."):
-            found: Any = sys.modules.get(module)
-            for part in qualname.split("."):
-                found = getattr(found, part, None)
-            if isinstance(found, type):
-                return found
-        return Remote
+        return claimed_class(handle.get("module", ""), handle.get("qualname", ""))
 
 
 _STOP = object()
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, not by C code
+
+
+def claimed_class(module: str, qualname: str) -> type:
+    """The torch class a learner object's handle names, if the judge may let it claim that
+    class: one of torch's, and pure Python (every class of its MRO but ``object`` made by a
+    class statement); anything else is ``Remote``."""
+    if not (module == "torch" or module.startswith("torch.")):
+        return Remote
+    found: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    if not isinstance(found, type):
+        return Remote
+    if any(not k.__flags__ & _HEAPTYPE for k in found.__mro__ if k is not object):
+        return Remote
+    return found
 
 
 class Learner:

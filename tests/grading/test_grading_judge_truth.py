@@ -1,0 +1,72 @@
+"""The judge decides from its own truth: nothing the learner's process sends is treated as a
+torch object, the public data of setup is the judge's own copy, and a check that runs over
+nothing fails. Each attack is a real answer graded by the real engine in the real sandbox."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.grading.conftest import refs
+from tutor.grading.engine import grade
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return refs("judge.yaml")
+
+
+def graded(judge, sandbox, drill: str, answer: str, seed: int = 3):
+    return grade(judge[drill], answer, seed, sandbox)
+
+
+HONEST = {
+    "halve": "def halve(t):\n    return t * 0.5\n",
+    "doubled-data": "z = y + y\n",
+    "count-each": "def count(model):\n    return sum(p.numel() for p in model.parameters())\n",
+    "positive-steps": "steps = [0.5, 2.0, 1.0]\n",
+}
+
+
+@pytest.mark.parametrize("drill", sorted(HONEST))
+def test_honest_answers_pass(judge, sandbox, drill):
+    for seed in (0, 5):
+        g = graded(judge, sandbox, drill, HONEST[drill], seed)
+        assert g.correct, (seed, g.feedback)
+
+
+def test_an_object_claiming_to_be_a_tensor_is_an_object(judge, sandbox):
+    code = (
+        "class Fake:\n    pass\n"
+        "Fake.__module__ = 'torch'\nFake.__qualname__ = 'Tensor'\n"
+        "def halve(t):\n    return Fake()\n"
+    )
+    g = graded(judge, sandbox, "halve", code)
+    assert g.status == "wrong", g
+    assert "returned an object, not a tensor" in g.feedback
+
+
+def test_a_claim_of_a_python_torch_class_still_reads(judge, sandbox):
+    """A learner module claims nn.Module (pure Python): isinstance works, nothing crashes."""
+    code = "def count(model):\n    return sum(p.numel() for p in model.parameters())\n"
+    g = graded(judge, sandbox, "count-each", code)
+    assert g.correct, g.feedback
+
+
+def test_zeroing_the_setup_data_changes_nothing_the_check_compares(judge, sandbox):
+    g = graded(judge, sandbox, "doubled-data", "y.zero_()\nz = y * 2\n")
+    assert not g.correct, g
+    g = graded(judge, sandbox, "doubled-data", "y = torch.zeros(4)\nz = y * 2\n")
+    assert not g.correct, g
+
+
+def test_a_loop_over_nothing_proves_nothing(judge, sandbox):
+    code = "def _models():\n    return iter(())\ndef count(model):\n    return 0\n"
+    g = graded(judge, sandbox, "count-each", code)
+    assert not g.correct, g
+    assert "ran zero times" in g.feedback or "may not" in g.feedback, g.feedback
+
+
+def test_all_over_nothing_proves_nothing(judge, sandbox):
+    g = graded(judge, sandbox, "positive-steps", "steps = []\n")
+    assert not g.correct, g
+    assert "proves nothing" in g.feedback, g.feedback
