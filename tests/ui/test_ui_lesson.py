@@ -178,3 +178,42 @@ async def test_a_long_code_line_wraps_as_a_marked_continuation_at_80_columns(lon
         at = lines.index("same = v.untyped_storage().data_ptr() ==")
         assert lines[at + 1] == "↪ x.untyped_storage().data_ptr()"
         assert lines[-1] == "print(name, same)"
+
+
+RAISES_BARE = """---
+chapter: 1
+title: "Bare exceptions"
+thesis: A tensor is a view onto storage; strides are the map.
+---
+
+# Bare exceptions
+
+```python run
+print("first")
+next(iter([]))
+```
+"""
+
+
+async def test_a_recorded_bare_exception_matches_its_live_run(make_app, catalog, tmp_path, sandbox):
+    """`tutor lesson record` and the live panel compute one output: an exception with an empty
+    message is recorded as its type alone, and the live run says it matches."""
+    from tutor.commands.lesson_run import record_lesson
+    from tutor.content.lessons import load_lesson
+
+    path = tmp_path / "01-bare.md"
+    path.write_text(RAISES_BARE)
+    record_lesson(path, sandbox, version="recorded")
+    catalog.lessons[1] = load_lesson(path)
+    assert catalog.lessons[1].snippets[0].output == "first\nStopIteration\n"
+    app = make_app(catalog=catalog)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        view = screen.query_one(SnippetView)
+        assert view.live.exception.type == "StopIteration" and view.live.exception.message == ""
+        live = view.query_one(".live")
+        assert live.has_class("-match"), live.border_subtitle
+        assert str(live.render()) == "first\nStopIteration"

@@ -13,8 +13,9 @@ snippet is skipped with the reason, a drift only where the runtime is required
 (``TUTOR_REQUIRE_XLA=1``).
 
 The recorded output of a run is its stdout, plus a last line ``ExceptionType: message`` when it
-raised, so a lesson can show a real error. Outputs are compared after removing trailing
-whitespace (per line, and trailing blank lines): that is the only normalisation.
+raised, so a lesson can show a real error (``tutor.content.lesson_outputs.recorded_output``, which
+the lesson screen uses too). Outputs are compared after removing trailing whitespace (per line,
+and trailing blank lines): that is the only normalisation.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Protocol
 from tutor.content.lesson_outputs import (
     apply_outputs,
     normalise,
+    recorded_output,
     recorded_torch_version,
     set_torch_version,
     short_diff,
@@ -117,19 +119,14 @@ class SnippetRunError(Exception):
 
 
 def output_of(result: RunResult) -> str:
-    """The recordable output of a run: stdout, then ``Type: message`` if it raised."""
-    if result.status not in (Status.ok, Status.error):
-        reason = result.reason or result.status.value
-        raise SnippetRunError(f"snippet did not finish: {reason}")
-    out = result.stdout
+    """The recordable output of a run (``recorded_output``); a run with none raises
+    ``SnippetRunError`` with the reason."""
+    out = recorded_output(result)
+    if out is not None:
+        return out
     if result.status is Status.error:
-        exc = result.exception
-        if exc is None:
-            raise SnippetRunError(f"snippet failed without an exception: {result.reason}")
-        if out and not out.endswith("\n"):
-            out += "\n"
-        out += f"{exc.type}: {exc.message}" if exc.message else exc.type
-    return normalise(out) or ""
+        raise SnippetRunError(f"snippet failed without an exception: {result.reason}")
+    raise SnippetRunError(f"snippet did not finish: {result.reason or result.status.value}")
 
 
 def run_snippet(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Protocol
 
 from tutor.content.lesson_text import OUTPUT_INFO, parse_lesson_text
 
@@ -24,6 +25,47 @@ def normalise(text: str | None) -> str | None:
     if text is None:
         return None
     return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
+
+
+class Raised(Protocol):
+    """The exception a run raised (``tutor.sandbox.result.ExceptionInfo`` fits)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+
+class Ran(Protocol):
+    """A finished or failed run (``tutor.sandbox.result.RunResult`` fits)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def stdout(self) -> str: ...
+    @property
+    def exception(self) -> Raised | None: ...
+
+
+def recorded_output(run: Ran) -> str | None:
+    """The output a lesson records for one run of a snippet, normalised: what it printed, then,
+    when it raised, a last line ``Type: message`` (``Type`` alone when the message is empty).
+    None when the run did not finish (timed out, crashed, the sandbox failed) or failed
+    without naming an exception: there is nothing to record.
+
+    The one definition: ``tutor lesson record`` writes it, ``tutor lesson check`` compares with
+    it, and the lesson screen's live panel shows it and says whether it matches."""
+    if run.status not in ("ok", "error"):
+        return None
+    out = run.stdout
+    if run.status == "error":
+        raised = run.exception
+        if raised is None:
+            return None
+        if out and not out.endswith("\n"):
+            out += "\n"
+        out += f"{raised.type}: {raised.message}" if raised.message else raised.type
+    return normalise(out) or ""
 
 
 def short_diff(recorded: str, actual: str, *, limit: int = 12) -> str:

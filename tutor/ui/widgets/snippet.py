@@ -12,31 +12,13 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.lesson_outputs import normalise, recorded_output
 from tutor.ui.widgets.wrapped_code import WrappedCode
 
 if TYPE_CHECKING:
     from textual.events import Click
 
     from tutor.sandbox.result import RunResult
-
-
-def run_output(result: RunResult) -> str:
-    """What a run printed, the way lessons record it (stdout, then `Type: message`)."""
-    out = result.stdout
-    if result.exception is not None:
-        if out and not out.endswith("\n"):
-            out += "\n"
-        out += f"{result.exception.type}: {result.exception.message}\n"
-    return out
-
-
-def same_output(recorded: str | None, live: str) -> bool:
-    """Whether the live output matches the recorded one (trailing whitespace aside)."""
-    if recorded is None:
-        return False
-    return [line.rstrip() for line in recorded.strip().splitlines()] == [
-        line.rstrip() for line in live.strip().splitlines()
-    ]
 
 
 class SnippetView(Vertical, can_focus=True):
@@ -89,12 +71,13 @@ class SnippetView(Vertical, can_focus=True):
     def watch_live(self, result: RunResult | None) -> None:
         if result is None:
             return
-        if result.status in ("ok", "error"):
-            out = run_output(result)
-            match = same_output(self.recorded, out)
+        out = recorded_output(result)
+        if out is not None:
+            match = out == normalise(self.recorded)
             subtitle = "matches the recorded output ✓" if match else "differs from the recording"
-            shown = Text(out.rstrip("\n") or "(printed nothing)")
-            self._live(shown, subtitle, "-match" if match else "-differs")
+            self._live(
+                Text(out or "(printed nothing)"), subtitle, "-match" if match else "-differs"
+            )
         else:
             text = f"{result.status}: {result.reason}\n{result.stdout}".rstrip("\n")
             self._live(Text(text), "", "-differs")
