@@ -70,3 +70,30 @@ def test_all_over_nothing_proves_nothing(judge, sandbox):
     g = graded(judge, sandbox, "positive-steps", "steps = []\n")
     assert not g.correct, g
     assert "proves nothing" in g.feedback, g.feedback
+
+
+def test_a_hard_coded_variant_fails_on_the_other_variants(judge, sandbox):
+    ref = judge["mean-of-ranks"]
+    from tutor.grading.variants import draw_params
+
+    seed = 3
+    w = draw_params(ref.drill.params, seed)["w"]
+    g = graded(judge, sandbox, "mean-of-ranks", f"def mean(total):\n    return total / {w}\n", seed)
+    assert not g.correct, g
+    assert "another one" in g.feedback and "w=" in g.feedback, g.feedback
+    assert g.params == {"w": w}
+    honest = graded(
+        judge, sandbox, "mean-of-ranks", "def mean(total):\n    return total / world\n", seed
+    )
+    assert honest.correct, honest.feedback
+
+
+def test_other_variants_differ_from_the_attempts_own():
+    from tutor.grading.variants import draw_params, other_seeds
+
+    ref = refs("judge.yaml")["mean-of-ranks"]
+    for seed in range(20):
+        own = draw_params(ref.drill.params, seed)
+        others = [draw_params(ref.drill.params, s) for s in other_seeds(ref.drill.params, seed, 2)]
+        assert own not in others and others[0] != others[1]
+        assert other_seeds(ref.drill.params, seed, 2) == other_seeds(ref.drill.params, seed, 2)

@@ -278,6 +278,14 @@ class Check(Strict):
         description="names of the check's own params, each also tried at 0 and at 1",
     )
     compare: Compare = Field(default_factory=Compare, description="how results are compared")
+    variants: int = Field(
+        default=1,
+        ge=1,
+        le=6,
+        description="how many variants the answer is graded on: the learner's own and "
+        "`variants - 1` more drawn with other params (the answer as written, under their setup "
+        "and check), so an answer that hard-codes its own variant's values fails",
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

@@ -21,9 +21,20 @@ from tutor.grading.trials import AuthoringError, trial_specs
 from tutor.grading.truth import show
 from tutor.grading.variants import render, render_prose
 
-__all__ = ["TARGET", "AuthoringError", "code_kwargs", "judge_code", "judge_static", "trials"]
+__all__ = [
+    "SEEDS_TARGET",
+    "TARGET",
+    "AuthoringError",
+    "code_kwargs",
+    "judge_code",
+    "judge_static",
+    "on_variant",
+    "passed",
+    "trials",
+]
 
 TARGET = "tutor.probes.grade_code:check_code"
+SEEDS_TARGET = "tutor.probes.grade_code:check_code_seeds"
 
 
 def trials(drill: CodeDrill, params: Params, seed: int) -> list[dict[str, Any]]:
@@ -253,6 +264,23 @@ def with_drill(
         return judgement
     return Judgement(judgement.status, " ".join([judgement.feedback, *extra]),
                      judgement.expected, judgement.category)  # fmt: skip
+
+
+def passed(value: dict[str, Any]) -> bool:
+    """Whether one run's judge data is a pass (as ``check_code_seeds`` decides it)."""
+    check = value.get("assert")
+    return (value["stage"] == "done" and not value["forbidden"] and not value["failure"]
+            and (check is None or check["ok"]))  # fmt: skip
+
+
+def on_variant(judgement: Judgement, params: Params) -> Judgement:
+    """A failure on another variant of the drill (``check.variants``), said so with its params."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    where = f" ({shown})" if shown else ""
+    head = (f"Your code passes your own variant but not another one{where}, graded as written: "
+            "it must not depend on your variant's values. ")  # fmt: skip
+    return Judgement(judgement.status, head + judgement.feedback, judgement.expected,
+                     judgement.category)  # fmt: skip
 
 
 def failure_data(value: dict[str, Any]) -> dict[str, Any] | None:

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
-from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, Params, PredictDrill
+from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, PredictDrill
 from tutor.grading import codecheck
 from tutor.grading.choices import judge_choice, judge_order
 from tutor.grading.grade import Call, Grade, Judgement, Plan, Status
 from tutor.grading.hints import hint_for_category
 from tutor.grading.predict import judge_predict
-from tutor.grading.variants import draw_params, render
+from tutor.grading.variants import draw_params, other_seeds, render
 from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
 
 if TYPE_CHECKING:
@@ -64,12 +64,23 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
         if static is not None:
             p.decided, p.forbidden = static
             return p
+        seeds = [seed, *other_seeds(drill.params, seed, drill.check.variants - 1)]
+        p.variants = [(s, params if s == seed else draw_params(drill.params, s)) for s in seeds]
         try:
-            kwargs = codecheck.code_kwargs(drill, params, answer, seed)
+            runs = [codecheck.code_kwargs(drill, ps, answer, s) for s, ps in p.variants]
         except codecheck.AuthoringError as exc:
             p.decided = Judgement("authoring", f"The drill is broken: {exc.field}: {exc}.", "")
             return p
-        p.call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=profile)
+        if len(runs) == 1:
+            p.call = Call(
+                target=codecheck.TARGET, kwargs=runs[0], timeout=CODE_TIMEOUT, profile=profile
+            )
+        else:
+            batch = {"runs": runs, "stop_on": "fail"}
+            timeout = CODE_TIMEOUT * len(runs)
+            p.call = Call(
+                target=codecheck.SEEDS_TARGET, kwargs=batch, timeout=timeout, profile=profile
+            )
     return p
 
 
@@ -87,13 +98,13 @@ _ENDINGS: dict[str, Status] = {
 
 def _data(
     result: RunResult | None, learner: bool = True, timeout: float = CODE_TIMEOUT
-) -> dict[str, Any] | Judgement:
+) -> dict[str, Any] | list[Any] | Judgement:
     """The probe's data to judge, or the judgement for a run that produced none (limits,
     crashes, probe errors)."""
     if result is None:
         return Judgement("error", "Grading needed the sandbox but no result came back.", "")
     status = str(result.status)
-    if status == "ok" and isinstance(result.value, dict):
+    if status == "ok" and isinstance(result.value, dict | list):
         return result.value
     if status == "ok":
         return Judgement("sandbox_error", "The grading probe returned no data.", "")
@@ -147,22 +158,30 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
 
 
 def _code(
-    result: RunResult | None, drill: CodeDrill, params: Params
+    result: RunResult | None, drill: CodeDrill, p: Plan
 ) -> tuple[Judgement, list[str], dict[str, Any] | None]:
     value = _data(result)
     if isinstance(value, Judgement):
         return value, [], None
+    runs = value if isinstance(value, list) else [value]
+    if not runs or len(runs) > max(1, len(p.variants)):
+        return (
+            Judgement("sandbox_error", "The grading probe sent no verdict per variant.", ""),
+            [],
+            None,
+        )
     try:
-        data = CodeData.model_validate(value)
+        dumped = [CodeData.model_validate(v).model_dump(by_alias=True) for v in runs]
     except ValidationError as exc:
         return malformed(exc), [], None
-    dumped = data.model_dump(by_alias=True)
-    judgement, forbidden = codecheck.judge_code(dumped)
-    return (
-        codecheck.with_drill(judgement, dumped, drill, params),
-        forbidden,
-        codecheck.failure_data(dumped),
-    )
+    index = next((i for i, d in enumerate(dumped) if not codecheck.passed(d)), len(dumped) - 1)
+    variants = p.variants or [(p.seed, p.params)]
+    params = variants[index][1]
+    judgement, forbidden = codecheck.judge_code(dumped[index])
+    judgement = codecheck.with_drill(judgement, dumped[index], drill, params)
+    if index > 0:
+        judgement = codecheck.on_variant(judgement, params)
+    return judgement, forbidden, codecheck.failure_data(dumped[index])
 
 
 def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Grade:
@@ -175,7 +194,7 @@ def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Gra
     elif isinstance(drill, PredictDrill):
         judgement = _predict(drill, answer, result)
     elif isinstance(drill, CodeDrill):
-        judgement, forbidden, failure = _code(result, drill, p.params)
+        judgement, forbidden, failure = _code(result, drill, p)
     else:  # order and choice drills are decided by their plan
         judgement = Judgement("error", f"A {drill.kind} drill was planned without a decision.", "")
     return Grade(

@@ -61,6 +61,8 @@ class Plan:
     call: Call | None = None
     decided: Judgement | None = None
     forbidden: list[str] = field(default_factory=list)
+    variants: list[tuple[int, Params]] = field(default_factory=list)
+    """Code drills: (seed, params) of every variant the answer is graded on, its own first."""
 
 
 class Grade(BaseModel):

@@ -17,7 +17,7 @@ xla runtime: run `make xla-runtime`), and is a problem only where that runtime i
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -28,7 +28,7 @@ from tutor.content.loader import load_pack_located
 from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
-from tutor.grading import codecheck
+from tutor.grading import attacks, codecheck
 from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, judge
 from tutor.grading.grade import Grade, Plan
 from tutor.grading.variants import draw_params, render
@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from tutor.sandbox.pool import SandboxPool
 
 SEEDS = range(5)
+#: how a drill that a forged answer passes is reported
+ATTACK_SEVERITY = "warning"
 _PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
 _D = TypeVar("_D", PredictDrill, CodeDrill)
 #: where in a pack file a problem is: ("drills", 2, "wrong", 0)
@@ -149,11 +151,11 @@ def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Repo
             return
 
 
-def _runs(ref: _Ref[CodeDrill], text: str) -> list[dict[str, Any]]:
+def _runs(ref: _Ref[CodeDrill], text: str, seeds: Sequence[int] = SEEDS) -> list[dict[str, Any]]:
     """The probe kwargs of ``text`` (rendered per seed) for every seed."""
     drill = ref.drill
     runs = []
-    for seed in SEEDS:
+    for seed in seeds:
         params = draw_params(drill.params, seed)
         runs.append(codecheck.code_kwargs(drill, params, render(text, params), seed))
     return runs
@@ -167,33 +169,33 @@ def time_limit(drill: Drill) -> float:
     return max(CODE_TIMEOUT, float(PROFILES[drill.profile].get("timeout", 0)))
 
 
-def _passed(value: dict[str, Any]) -> bool:
-    """Whether one seed's probe data is a pass (as ``check_code_seeds`` decides it)."""
-    check = value.get("assert")
-    return (value["stage"] == "done" and not value["forbidden"] and not value["failure"]
-            and (check is None or check["ok"]))  # fmt: skip
-
-
 def _grades(
-    ref: _Ref[CodeDrill], text: str, sandbox: Sandbox, stop_on: str, alone_first: bool = False
+    ref: _Ref[CodeDrill],
+    text: str,
+    sandbox: Sandbox,
+    stop_on: str,
+    alone_first: bool = False,
+    seeds: Sequence[int] = SEEDS,
 ) -> list[tuple[int, Outcome]]:
     """(seed, probe data | RunResult) for each seed that ran, until ``stop_on`` (``fail`` or
     ``pass``) is met. With ``alone_first`` the first seed runs alone under the drill's own time
     limit, so a reference that loops is stopped as a learner's answer would be; the other
     seeds share one call."""
-    runs = _runs(ref, text)
+    runs = _runs(ref, text, seeds)
     profile = ref.drill.profile
     out: list[tuple[int, Outcome]] = []
     split = 1 if alone_first else 0
-    for seeds, batch in ((SEEDS[:split], runs[:split]), (SEEDS[split:], runs[split:])):
+    for some, batch in ((seeds[:split], runs[:split]), (seeds[split:], runs[split:])):
         if not batch:
             continue
-        values = _call(sandbox, "tutor.probes.grade_code:check_code_seeds", CODE_TIMEOUT,
+        values = _call(sandbox, codecheck.SEEDS_TARGET, CODE_TIMEOUT,
                        CodeData.model_validate, profile, runs=batch, stop_on=stop_on)  # fmt: skip
         if not isinstance(values, list):
-            return [*out, (seeds[0], values)]
-        out += list(zip(seeds, values, strict=False))
-        if len(values) < len(batch) or any(_passed(v) == (stop_on == "pass") for v in values):
+            return [*out, (some[0], values)]
+        out += list(zip(some, values, strict=False))
+        if len(values) < len(batch) or any(
+            codecheck.passed(v) == (stop_on == "pass") for v in values
+        ):
             return out
     return out
 
@@ -278,6 +280,37 @@ def _check_failing(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporte
                 break
 
 
+def check_attacks(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    """The attack pass (``grading.attacks``): forged answers that pass are reported."""
+    drill = ref.drill
+    params = draw_params(drill.params, attacks.MADE_FROM)
+    kwargs = codecheck.code_kwargs(drill, params, "", attacks.MADE_FROM)
+    made = sandbox.call(
+        attacks.FORGE_TARGET,
+        timeout=time_limit(drill),
+        profile=drill.profile,
+        **attacks.forge_kwargs(
+            drill, kwargs["setup"], kwargs["reference"], kwargs["trials"], kwargs["assert_code"]
+        ),
+    )
+    if str(made.status) != "ok" or not isinstance(made.value, dict):
+        return  # the reference's own checks have already reported why it does not run
+
+    def grader(text: str, seeds: Sequence[int]) -> list[int]:
+        if codecheck.judge_static(drill, text) is not None:
+            return []  # refused by reading it
+        passed = []
+        for seed, value in _grades(ref, text, sandbox, "pass", seeds=seeds):
+            if isinstance(value, dict) and _judged(ref, text, seed, value).correct:
+                passed.append(seed)
+        return passed
+
+    forged = {k: v for k, v in made.value.items() if isinstance(v, str)}
+    for finding in attacks.attack(forged, grader):
+        rep.add(("drills", i, "check"), finding.message(_where(drill, finding.seed)),
+                severity=ATTACK_SEVERITY)  # fmt: skip
+
+
 def _check_code(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill = ref.drill
     static = codecheck.judge_static(drill, drill.reference)
@@ -297,6 +330,7 @@ def _check_code(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) 
                 "unnoticed: add the mistakes a learner makes under `wrong`", severity="warning")  # fmt: skip
     if _check_reference(ref, i, sandbox, rep):
         _check_failing(ref, i, sandbox, rep)
+        check_attacks(ref, i, sandbox, rep)
 
 
 def _pool(sandbox: Sandbox | SandboxPool) -> tuple[SandboxPool, bool]:

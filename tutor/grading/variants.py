@@ -60,6 +60,25 @@ def render_prose(text: str, params: Mapping[str, ParamValue]) -> str:
     return _render(text, params, unescape=True)
 
 
+def other_seeds(params: Mapping[str, IntParam | ChoiceParam], seed: int, count: int) -> list[int]:
+    """``count`` seeds for more variants of the attempt ``seed`` (``check.variants``): fixed by
+    ``seed``, each drawing params that differ from the attempt's own where the drill's params
+    allow it (a few tries each), and from each other's."""
+    rng = random.Random(f"variants:{seed}")
+    own = draw_params(params, seed)
+    found: list[int] = []
+    drawn = [own]
+    for _ in range(count):
+        candidate = rng.randrange(1, 2**31)
+        for _try in range(20):
+            if draw_params(params, candidate) not in drawn and candidate != seed:
+                break
+            candidate = rng.randrange(1, 2**31)
+        found.append(candidate)
+        drawn.append(draw_params(params, candidate))
+    return found
+
+
 def trial_seed(seed: int, trial: int) -> int:
     """The seed of one random trial of a code check: distinct per (attempt seed, trial)."""
     return seed * 1000 + trial
