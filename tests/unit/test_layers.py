@@ -21,7 +21,7 @@ def test_the_import_contracts_hold():
 
 def test_importing_the_cli_and_content_leaves_torch_out():
     code = (
-        "import sys, tutor.cli, tutor.content.models, tutor.progress.store, tutor.sandbox.result;"
+        "import sys, tutor.launch, tutor.cli, tutor.content.models, tutor.progress.store, tutor.sandbox.result;"
         "print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -34,6 +34,10 @@ def summary_text(views: list[ChapterView], due: int, resume: str | None) -> Text
     return text
 
 
+#: seconds the first frame is given to reach the terminal before the work that follows it
+SETTLE = 0.05
+
+
 class HomeScreen(Screen[None]):
     """Chapters by part with progress; the mediator between the list and the detail panel."""
 
@@ -75,6 +79,20 @@ class HomeScreen(Screen[None]):
         self.call_after_refresh(self._first_frame)
 
     async def _first_frame(self) -> None:
+        """The first frame is drawn; on a terminal, wait until it has been written out.
+
+        The refresh asked for while the app mounts is held back until the mount ends, so on a
+        terminal this runs before anything was drawn: one more refresh draws the first frame,
+        and Textual's output thread writes it while this screen waits ``SETTLE`` seconds. What
+        comes next (the side panel, the catalog, the sandbox's torch import) would otherwise
+        hold the interpreter or the other core while the frame is still on its way.
+        """
+        if self.app.is_headless:
+            await self._after_first_frame()
+        else:
+            self.call_after_refresh(self.set_timer, SETTLE, self._after_first_frame)
+
+    async def _after_first_frame(self) -> None:
         """The chapter list is on screen: tell the app, then add the side panel (the first
         frame does without it)."""
         self._drawn = True
