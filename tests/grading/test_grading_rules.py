@@ -234,9 +234,10 @@ def test_the_ported_puzzle_of_the_docs_passes_pack_check(tmp_path, sandbox):
     assert check_pack(path, sandbox) == []
 
 
-def test_pack_check_names_a_case_that_cannot_be_built(tmp_path, sandbox):
-    from tutor.grading.packcheck import check_pack
+def test_pack_check_names_a_case_that_cannot_be_built(tmp_path):
+    from tutor.content.pack_lint import check_paths
 
     text = COUNTS + "    cases:\n      - {a: [[0], [1, 2]], j: 3}\n"
-    (p,) = errors(check_pack(_pack(tmp_path, text), sandbox))
-    assert p.field == "drills[0].check.cases[0]" and "cannot be made into" in p.message
+    _packs, problems = check_paths([_pack(tmp_path, text)])
+    (p,) = errors(problems)
+    assert p.field == "drills[0].check.cases[0]" and "`a` is ragged" in p.message

@@ -12,7 +12,7 @@ from pathlib import Path
 from tutor.content.loader import load_pack_located
 from tutor.content.models import Chapter, Drill, Lesson, Pack
 from tutor.content.positions import Locator
-from tutor.content.problems import PackError, Problem
+from tutor.content.problems import PackError, Problem, errors
 from tutor.content.sources import pack_paths
 from tutor.settings import Settings
 
@@ -55,8 +55,8 @@ def load_packs(
             problems.append(Problem(str(file), 1, 1, "file", message))
             continue
         extra = inspect(pack, locator) if inspect is not None else []
-        if extra:
-            problems += extra
+        problems += extra
+        if errors(extra):
             continue
         if pack.pack in owners:
             line, col = locator.at(("pack",))

@@ -19,7 +19,9 @@ __all__ = ["Report", "check_inputs", "check_rules"]
 class Report(Protocol):
     """Records one problem at ``path`` (at the text ``find`` inside the value, if given)."""
 
-    def __call__(self, path: Path, message: str, *, find: str = "") -> None: ...
+    def __call__(
+        self, path: Path, message: str, *, find: str = "", severity: str = "error"
+    ) -> None: ...
 
 
 def _names(expr: object) -> set[str] | None:
@@ -33,18 +35,29 @@ def _names(expr: object) -> set[str] | None:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
+def _edge_name(entry: object) -> object:
+    """The param an ``edges`` entry names (a name, or the ``param`` of ``{param, min}``)."""
+    return entry.get("param") if isinstance(entry, dict) else entry
+
+
 def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: Report) -> None:
     """``distinct``, ``edges``, ``cases`` and every tensor arg's ``range``/``sum`` of a check."""
-    own = set(check.get("params") or {}) if isinstance(check.get("params"), dict) else set()
+    raw_params = check.get("params")
+    own_params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+    own = set(own_params)
     for key in ("distinct", "edges"):
         names = check.get(key)
         if not isinstance(names, list):
             continue
-        for j, name in enumerate(names):
-            if name not in own:
+        for j, entry in enumerate(names):
+            name = _edge_name(entry) if key == "edges" else entry
+            where = (*path, key, j, "param") if isinstance(entry, dict) else (*path, key, j)
+            if isinstance(name, str) and name not in own:
                 listed = ", ".join(sorted(own)) or "none"
-                report((*path, key, j), f"`{name}` is not one of the check's own params "
+                report(where, f"`{name}` is not one of the check's own params "
                        f"(drawn per trial: {listed})")  # fmt: skip
+            elif key == "edges" and isinstance(name, str):
+                _edge_in_range(entry, own_params[name], (*path, key, j), report)
     if isinstance(check.get("distinct"), list) and len(check["distinct"]) == 1:
         report((*path, "distinct"), "`distinct` needs at least two params to tell apart")
     raw_args = check.get("args")
@@ -75,6 +88,30 @@ def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: 
                     known = ", ".join(args) or "none"
                     report((*path, "cases", j, key), f"`{key}` is not an argument of the check "
                            f"(its args: {known})")  # fmt: skip
+
+
+def _edge_in_range(entry: object, spec: object, path: Path, report: Report) -> None:
+    """An edge size outside its param's ``int`` range: an error for ``{param, min}`` (the
+    author chose it), a warning for a plain name (tried at 0 and 1 whatever the range)."""
+    bounds = spec.get("int") if isinstance(spec, dict) else None
+    if not (isinstance(bounds, list) and len(bounds) == 2):
+        return
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+        return
+    low, high = bounds
+    if isinstance(entry, dict):
+        least = entry.get("min", 0)
+        if (
+            isinstance(least, int)
+            and not isinstance(least, bool)
+            and not (low <= least and least + 1 <= high)
+        ):
+            report((*path, "min"), f"edge sizes {least} and {least + 1} are not both in "
+                   f"`{entry.get('param')}`'s range [{low}, {high}]")  # fmt: skip
+    elif low > 0:
+        report(path, f"`{entry}` is drawn from [{low}, {high}] but a plain name is tried at 0 "
+               f"and 1; write `{{param: {entry}, min: {low}}}` to start at {low}",
+               severity="warning")  # fmt: skip
 
 
 def _fits_dtype(arg: dict[str, Any], path: Path, report: Report) -> None:

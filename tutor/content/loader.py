@@ -13,7 +13,7 @@ from tutor.content.files import read_text
 from tutor.content.models import Pack
 from tutor.content.pack_rules import check_pack_data
 from tutor.content.positions import Locator, parse_located
-from tutor.content.problems import PackError, Problem
+from tutor.content.problems import PackError, Problem, errors
 from tutor.safe_text import has_controls, strip_all
 
 __all__ = [
@@ -58,8 +58,9 @@ def parse_pack(text: str, file: str) -> tuple[Pack, Locator]:
         raise PackError(problems)
     pack = validate_located(Pack, data, locator, problems)
     problems.extend(check_pack_data(data, locator))
-    if problems:
+    if errors(problems) or pack is None:
         raise PackError(sorted(problems, key=lambda p: (p.line, p.col)))
+    pack._warnings = problems  # said by `tutor pack check`; the pack loads
     return pack, locator
 
 

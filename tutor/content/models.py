@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from tutor.content.template import render
 from tutor.settings import runtime_limits, runtime_names
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
@@ -87,6 +88,12 @@ class DrillBase(Strict):
     chapter: int | None = Field(default=None, ge=1, le=12, description="overrides the pack's")
     params: dict[str, Param] = Field(default_factory=dict, description="drawn per attempt")
     setup: str = Field(default="", description="code run in the sandbox before the drill")
+    uses: list[str] = Field(
+        default_factory=list,
+        description="ids of earlier code or fix drills of this pack whose reference's functions "
+        "this drill may call (they are defined before its setup; their bodies are not the "
+        "answer's code)",
+    )
     hints: list[str] = Field(default_factory=list, description="revealed one at a time")
     explain: str = Field(default="", description="shown once the drill is solved")
     lab: str | None = Field(default=None, description="a live lab to open on the setup")
@@ -105,9 +112,36 @@ class DrillBase(Strict):
         "from config, or default",
     )
 
+    #: the code the pack gives before this drill's own setup: the pack's ``setup`` and the
+    #: references of the drills in ``uses`` (set when the pack is validated)
+    _given: str = PrivateAttr(default="")
+    #: the ids of the drills whose references are given, in file order (``uses``, transitively)
+    _used: tuple[str, ...] = PrivateAttr(default=())
+
+    @property
+    def used_drills(self) -> tuple[str, ...]:
+        """The ids of the earlier drills whose functions this drill may call: those in ``uses``
+        and those they use, in file order."""
+        return self._used
+
     @property
     def display_title(self) -> str:
         return self.title or self.id.replace("-", " ").capitalize()
+
+    def setup_place(self, line: int) -> tuple[tuple[str, ...], int]:
+        """Where line ``line`` of ``setup_code`` is written: ``(("setup",), n)`` for line n of
+        the drill's own setup, ``(("given",), line)`` for the code the pack gives."""
+        given = self._given.count("\n") + 1 if self._given else 0
+        return (("setup",), line - given) if line > given else (("given",), line)
+
+    def setup_code(self, params: Params) -> str:
+        """Everything run before an answer or ``ask``: the code the pack gives (its ``setup``,
+        the references of the drills in ``uses``), then this drill's ``setup`` with ``params``
+        filled in."""
+        own = render(self.setup, params)
+        if not self._given:
+            return own
+        return self._given + ("\n" + own if own.strip() else "")
 
     @property
     def profile(self) -> str:
@@ -250,6 +284,13 @@ class Compare(Strict):
         return self.shape == "exact" and self.dtype == "exact" and self.order == "exact"
 
 
+class Edge(Strict):
+    """An ``edges`` entry with its own smallest size: ``{param: n, min: 1}`` tries ``n`` at 1 and 2."""
+
+    param: str = Field(description="one of the check's own params")
+    min: int = Field(default=0, ge=0, description="the smallest size tried; min + 1 is tried too")
+
+
 class Check(Strict):
     """How a code/fix answer is graded: compare ``call`` with the reference, or run ``assert``."""
 
@@ -273,9 +314,10 @@ class Check(Strict):
         description="at least two of the check's own params, drawn all different in each "
         "random trial",
     )
-    edges: list[str] = Field(
+    edges: list[str | Edge] = Field(
         default_factory=list,
-        description="names of the check's own params, each also tried at 0 and at 1",
+        description="the check's own params tried at their smallest sizes: a name (tried at 0 "
+        "and 1) or `{param: n, min: 1}` (tried at min and min + 1)",
     )
     compare: Compare = Field(default_factory=Compare, description="how results are compared")
     variants: int = Field(
@@ -286,6 +328,15 @@ class Check(Strict):
         "`variants - 1` more drawn with other params (the answer as written, under their setup "
         "and check), so an answer that hard-codes its own variant's values fails",
     )
+
+    @property
+    def edge_sizes(self) -> list[tuple[str, int]]:
+        """Every edge trial as (param, size), in order: two sizes per ``edges`` entry."""
+        out = []
+        for edge in self.edges:
+            name, low = (edge, 0) if isinstance(edge, str) else (edge.param, edge.min)
+            out += [(name, low), (name, low + 1)]
+        return out
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -371,10 +422,22 @@ class Pack(Strict):
     runtime: RuntimeName | None = Field(
         default=None, description="sandbox runtime of every drill that names none, e.g. xla"
     )
+    setup: str = Field(
+        default="",
+        description="code run before every drill's own setup (helpers the drills share); not "
+        "filled in with params",
+    )
     drills: list[Drill] = Field(min_length=1)
 
     #: where the pack was loaded from (not part of the file)
     source: Path | None = Field(default=None, exclude=True)
+    #: what ``tutor pack check`` warns about in the file (``Problem``s that do not refuse it)
+    _warnings: list[Any] = PrivateAttr(default_factory=list)
+
+    @property
+    def warnings(self) -> list[Any]:
+        """The problems of the file that do not refuse it (``tutor pack check`` says them)."""
+        return self._warnings
 
     @model_validator(mode="before")
     @classmethod
@@ -390,6 +453,28 @@ class Pack(Strict):
                 ]
                 data = {**data, "drills": drills}
         return data
+
+    @model_validator(mode="after")
+    def _give_code(self) -> Pack:
+        """Give each drill the code the pack runs before its own setup (``setup_code``).
+
+        The references of the drills a drill ``uses`` (and of those they use) come in file order
+        after the pack's ``setup``; an id that is unknown, later or not a code drill is left out
+        here and reported by ``tutor pack check`` (``pack_rules``)."""
+        index = {d.id: i for i, d in enumerate(self.drills)}
+        closure: dict[str, set[int]] = {}
+        for i, drill in enumerate(self.drills):
+            used: set[int] = set()
+            for name in drill.uses:
+                j = index.get(name)
+                if j is not None and j < i and isinstance(self.drills[j], CodeDrill):
+                    used |= {j, *closure.get(name, set())}
+            closure[drill.id] = used
+            drill._used = tuple(self.drills[j].id for j in sorted(used))
+            parts = [self.setup] if self.setup.strip() else []
+            parts += [self.drills[j].reference for j in sorted(used)]  # type: ignore[union-attr]
+            drill._given = "\n".join(p.rstrip("\n") for p in parts)
+        return self
 
     def seeds_of(self, drill: DrillBase) -> list[int]:
         """The regression seeds of ``drill``: its own and the pack's, each once, sorted."""

@@ -42,7 +42,8 @@ def check_paths(paths: Iterable[Path]) -> tuple[list[Pack], list[Problem]]:
 
     files, problems = pack_files(paths)
     packs, load_problems = load_packs(files, inspect=code_problems)
-    return packs, problems + load_problems
+    warnings = [w for pack in packs for w in pack.warnings]
+    return packs, problems + load_problems + warnings
 
 
 def builtin_paths() -> list[Path]:

@@ -11,12 +11,14 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
+from tutor.content.case_rules import check_cases
 from tutor.content.check_rules import Report, check_inputs, check_rules
 from tutor.content.choice_rules import choice_problems
 from tutor.content.labs import LAB_NAMES
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
+from tutor.content.uses_rules import check_uses
 
 #: drill fields shown to the learner, where every ``{name}`` must be a declared param
 PROSE_FIELDS = ("title", "prompt", "explain")
@@ -29,9 +31,9 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
     if not isinstance(data, dict) or not isinstance(data.get("drills"), list):
         return problems
 
-    def report(path: Path, message: str, *, find: str = "") -> None:
+    def report(path: Path, message: str, *, find: str = "", severity: str = "error") -> None:
         line, col = locator.find(path, find) if find else locator.at(path)
-        problems.append(Problem(locator.file, line, col, dotted(path), message))
+        problems.append(Problem(locator.file, line, col, dotted(path), message, severity))
 
     if isinstance(data.get("torch"), str):
         _check_torch(data["torch"], report)
@@ -61,7 +63,9 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
             declared |= _check_params(check.get("params"), (*here, "check", "params"), report)
             _check_args(check.get("args"), (*here, "check", "args"), declared, report)
             check_inputs(check, (*here, "check"), declared, report)
+            check_cases(check, (*here, "check"), _first_values(drill.get("params")), report)
         check_rules(drill, here, report)
+        check_uses(data["drills"], i, report)
         for j, message in choice_problems(drill.get("choices")):
             report((*here, "choices", j, "why"), message)
         for path, text in _prose(drill, here):
@@ -82,6 +86,17 @@ def _check_torch(spec: str, report: Report) -> None:
         report(
             ("torch",), f'`{spec}` is not a version specifier (write e.g. ">=2.4" or ">=2.4,<3")'
         )
+
+
+def _first_values(params: Any) -> dict[str, Any]:
+    """One value per param: an int range's low end, a choice's first value."""
+    out: dict[str, Any] = {}
+    for name, spec in (params if isinstance(params, dict) else {}).items():
+        if isinstance(spec, dict) and isinstance(spec.get("int"), list) and spec["int"]:
+            out[name] = spec["int"][0]
+        elif isinstance(spec, dict) and isinstance(spec.get("choice"), list) and spec["choice"]:
+            out[name] = spec["choice"][0]
+    return out
 
 
 def _declared_list(declared: set[str]) -> str:

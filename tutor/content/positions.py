@@ -168,13 +168,22 @@ class _Builder:
             self._entry(out, key_node, value_node, path, explicit=False)
         return out
 
-    def _merge_sources(self, node: yaml.Node, path: Path) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    def _merge_sources(
+        self, node: yaml.Node, path: Path, seen: frozenset[int] = frozenset()
+    ) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+        """The entries ``<<`` merges in, a merged mapping's own ``<<`` included (its explicit
+        keys come first, so they win over what it merges itself)."""
         sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
         for source in sources:
-            if isinstance(source, yaml.MappingNode):
-                yield from source.value
-            else:
+            if not isinstance(source, yaml.MappingNode):
                 self.problem(source, path, "`<<` merges a mapping (or a list of mappings) only")
+            elif id(source) in seen:
+                self.problem(source, path, "an alias may not refer to a node that contains it")
+            else:
+                inner = [(k, v) for k, v in source.value if k.tag == _MERGE]
+                yield from ((k, v) for k, v in source.value if k.tag != _MERGE)
+                for _key, value in inner:
+                    yield from self._merge_sources(value, path, seen | {id(source)})
 
     def _entry(
         self,

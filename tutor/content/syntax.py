@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from tutor.content.models import CodeDrill, IntParam, Pack, PredictDrill
+from tutor.content.models import CodeDrill, Drill, IntParam, Pack, PredictDrill
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import render
@@ -74,6 +74,17 @@ def _top_level_names(code: str) -> set[str]:
     return names
 
 
+def _given_names(pack: Pack, drill: Drill) -> dict[str, str]:
+    """The top-level names the references of the drills ``drill`` uses define -> the drill."""
+    by_id = {d.id: d for d in pack.drills}
+    names: dict[str, str] = {}
+    for ident in drill.used_drills:
+        used = by_id.get(ident)
+        if isinstance(used, CodeDrill) and _compile(used.reference, "exec") is None:
+            names.update(dict.fromkeys(_top_level_names(used.reference), ident))
+    return names
+
+
 def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
     """Code of the pack that cannot compile, and checks that call what the reference lacks."""
     problems: list[Problem] = []
@@ -87,6 +98,8 @@ def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
         problems.append(Problem(locator.file, line, col, dotted(path), f"{what}: {error.msg}"))
         return False
 
+    if pack.setup:
+        check(("setup",), pack.setup, "exec", {}, "not valid Python")
     for i, drill in enumerate(pack.drills):
         here: Path = ("drills", i)
         check_params = drill.check.params if isinstance(drill, CodeDrill) else {}
@@ -107,4 +120,11 @@ def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
             message = f"`{call}` is not defined at the top level of the reference"
             field = dotted((*here, "check", "call"))
             problems.append(Problem(locator.file, line, col, field, message))
+        given = _given_names(pack, drill)
+        if call and call in given:
+            line, col = locator.at((*here, "check", "call"))
+            message = (f"`{call}` is also defined by the reference of `{given[call]}`, which "
+                       "this drill uses: name the drill's function differently")  # fmt: skip
+            problems.append(Problem(locator.file, line, col, dotted((*here, "check", "call")),
+                                    message))  # fmt: skip
     return sorted(problems, key=lambda p: (p.line, p.col))

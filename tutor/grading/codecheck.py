@@ -52,7 +52,7 @@ def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[
     check = drill.check
     wrongs = [render(w.code, params) if w.feedback else "" for w in drill.wrong_answers]
     return {
-        "setup": render(drill.setup, params),
+        "setup": drill.setup_code(params),
         "answer": code,
         "reference": render(drill.reference, params),
         "call": check.call,

@@ -51,7 +51,7 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
     p = Plan(seed=seed, params=params)
     profile = drill.profile
     if isinstance(drill, PredictDrill):
-        kwargs = {"setup": render(drill.setup, params), "ask": render(drill.ask, params)}
+        kwargs = {"setup": drill.setup_code(params), "ask": render(drill.ask, params)}
         p.call = Call(
             target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT, profile=profile
         )

@@ -109,12 +109,27 @@ def _call(
     return result
 
 
+def _placed(
+    drill: Drill, i: int, field: str, msg: str, line: int | None
+) -> tuple[Path_, str, int | None]:
+    """Where an error of ``field`` at code line ``line`` is reported: a ``setup`` error in the
+    code the pack gives (its ``setup``, a used drill's reference) at the drill's ``uses`` or the
+    pack's ``setup``, with what it is."""
+    if field != "setup" or not line:
+        return ("drills", i, field), msg, line
+    (part,), n = drill.setup_place(line)
+    if part == "setup":
+        return ("drills", i, "setup"), msg, n
+    where = ("drills", i, "uses") if drill.uses else ("setup",)
+    return where, f"{msg} (line {n} of the code the pack gives before the drill's setup)", None
+
+
 def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill = ref.drill
     cases = []
     for seed in SEEDS:
         params = draw_params(drill.params, seed)
-        cases.append({"setup": render(drill.setup, params), "ask": render(drill.ask, params)})
+        cases.append({"setup": drill.setup_code(params), "ask": render(drill.ask, params)})
     values = _call(
         sandbox,
         "tutor.probes.grade_predict:predict_seeds",
@@ -132,7 +147,7 @@ def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Repo
             msg = f"{err['type']}: {err['message']} on {_where(drill, seed)}"
             if err["type"] in ("NameError", "SyntaxError", "ImportError"):
                 msg += " (an authoring error, not a truth)"
-            rep.add(("drills", i, value["field"]), msg, err.get("line"))
+            rep.add(*_placed(drill, i, value["field"], msg, err.get("line")))
             return
         truth = value["value"]
         typo = truth["type"] == "exception" and truth["name"] in ("AttributeError", "NameError")
@@ -238,7 +253,7 @@ def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Repor
             msg = f"{err['type']}: {err['message']} on {where}"
             if "trial" in err:
                 msg += f", trial {err['trial']} with {codecheck.inputs_text(err['inputs'])}"
-            rep.add(("drills", i, field), msg, err.get("line"))
+            rep.add(*_placed(drill, i, field, msg, err.get("line")))
             return False
         answer = render(drill.reference, draw_params(drill.params, seed))
         g = _judged(ref, answer, seed, value)

@@ -139,7 +139,7 @@ def _sweep_predict(ref: _Ref, drill: PredictDrill, out: DrillSweep, sandbox: San
     valued: int | None = None
     for seed in out.seeds:
         params = draw_params(drill.params, seed)
-        key = (render(drill.setup, params), render(drill.ask, params))
+        key = (drill.setup_code(params), render(drill.ask, params))
         if key not in seen:  # the truth depends on the rendered code only
             outcome, message, ms = _truth(ref, seed, sandbox)
             out.times_ms.append(ms)

@@ -1,7 +1,8 @@
 """The trials of a code check, as data (torch-free): which inputs an answer is called on.
 
 A check's trials come in this order: its literal ``cases`` (every attempt, first), then for each
-name in ``edges`` a trial with that param at 0 and one with it at 1, then ``trials`` random ones.
+entry in ``edges`` a trial with that param at its smallest size (0, or the entry's ``min``) and
+one at the next, then ``trials`` random ones.
 Each trial draws the check's ``params`` from its own seed (``variants.trial_seed``); the names in
 ``distinct`` are redrawn until they differ, so a transposed answer cannot pass by luck. A tensor
 argument's declared constraints (``range``, ``sorted``, ``unique``, ``sum``, ``density``) travel
@@ -11,11 +12,9 @@ with its spec, their ends already worked out from the params; the runtime
 
 from __future__ import annotations
 
-import ast
-import operator
-from collections.abc import Callable
 from typing import Any
 
+from tutor.content.bounds import bound_value
 from tutor.content.models import Check, TensorArg
 from tutor.content.template import placeholders
 from tutor.grading.variants import draw_params, render, trial_seed
@@ -23,9 +22,6 @@ from tutor.grading.variants import draw_params, render, trial_seed
 __all__ = ["AuthoringError", "bound_value", "trial_specs"]
 
 _DISTINCT_TRIES = 200
-_OPS: dict[type[ast.operator], Callable[[float, float], float]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv}  # fmt: skip
 
 
 class AuthoringError(ValueError):
@@ -34,35 +30,6 @@ class AuthoringError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
-
-
-def bound_value(bound: int | float | str, names: dict[str, Any]) -> int | float:
-    """A ``range`` end or ``sum``: a number, or an expression of ``names`` (``"j - 1"``).
-
-    Only names, numbers, ``+ - * //`` and parentheses are read; ValueError otherwise."""
-    if isinstance(bound, int | float) and not isinstance(bound, bool):
-        return bound
-    try:
-        tree = ast.parse(str(bound).strip(), mode="eval").body
-    except SyntaxError:
-        raise ValueError(f"`{bound}` is not a number or an expression such as `j - 1`") from None
-    return _eval(tree, names, str(bound))
-
-
-def _eval(node: ast.AST, names: dict[str, Any], text: str) -> int | float:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        return node.value
-    if isinstance(node, ast.Name):
-        value = names.get(node.id)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            known = ", ".join(sorted(k for k, v in names.items() if isinstance(v, int | float)))
-            raise ValueError(f"`{node.id}` in `{text}` is not a numeric param (known: {known})")
-        return value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_eval(node.operand, names, text)
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
-        return _OPS[type(node.op)](_eval(node.left, names, text), _eval(node.right, names, text))
-    raise ValueError(f"`{text}`: only params, numbers, + - * // and parentheses are allowed")
 
 
 def _value(value: Any, params: dict[str, Any]) -> Any:
@@ -148,7 +115,7 @@ def trial_specs(check: Check, params: dict[str, Any], seed: int) -> list[dict[st
         return []
     plan: list[tuple[str, dict[str, Any] | None, tuple[str, int] | None]] = []
     plan += [("case", case, None) for case in check.cases]
-    plan += [("edge", None, (name, size)) for name in check.edges for size in (0, 1)]
+    plan += [("edge", None, edge) for edge in check.edge_sizes]
     plan += [("random", None, None)] * check.trials
     out = []
     for t, (kind, case, edge) in enumerate(plan):

@@ -142,7 +142,7 @@ def make_variant(full_id: str, drill: Drill, seed: int) -> Variant:
         seed=seed,
         params=params,
         prompt=render_prose(drill.prompt, params),
-        setup=render(drill.setup, params),
+        setup=drill.setup_code(params),
         hints=[render_prose(h, params) for h in drill.hints],
         explain=render_prose(drill.explain, params),
     )
