@@ -13,9 +13,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
+from textual.worker import Worker
 
 from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
@@ -28,7 +29,9 @@ from tutor.ui.screens.drill_parts import (
 )
 from tutor.ui.screens.editor import EditorSession
 from tutor.ui.widgets.feedback import FeedbackPanel
+from tutor.ui.widgets.focus_view import FocusScroll
 from tutor.ui.widgets.key_footer import KeyFooter
+from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.order_list import OrderList
 from tutor.ui.widgets.run_status import RunStatus
 
@@ -51,9 +54,10 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     CSS_PATH = Path(__file__).with_name("drills.tcss")
 
     BINDINGS = [
-        Binding(
-            "escape", "back", "Back", priority=True
-        ),  # while grading: cancel (the status says so)
+        # escape: out of the code editor first (tab indents there), then back; while grading
+        # it cancels (the status says so)
+        Binding("escape", "leave_editor", "Leave editor", priority=True),
+        Binding("escape", "back", "Back", priority=True),
         Binding("ctrl+s", "submit", "Submit"),
         Binding("ctrl+t", "hint", "Hint"),
         Binding("ctrl+r", "reset", "Reset"),
@@ -93,9 +97,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.variant = make_variant(ref.full_id, ref.drill, seed)
         drill = ref.drill
         yield Header()
-        with VerticalScroll(id="drill-main"):
+        with FocusScroll(id="drill-main"):
             yield Static(self._title_text(), id="drill-title")
-            yield Markdown(self.variant.prompt, id="drill-prompt", open_links=False)
+            yield MarkdownView(self.variant.prompt, id="drill-prompt", open_links=False)
             yield Static(KIND_HELP[drill.kind], id="drill-how")
             yield answer_widget(drill.kind, self.variant)
             with Horizontal(id="drill-buttons"):
@@ -115,7 +119,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield FeedbackPanel(id="feedback")
             yield Static(id="drill-hints")
             yield Static(id="drill-answer")
-            yield Markdown(id="drill-explain", open_links=False)
+            yield MarkdownView(id="drill-explain", open_links=False)
         yield KeyFooter()
 
     def _title_text(self) -> Text:
@@ -162,12 +166,18 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return bool(drill.lab)
         if action == "next":
             return self.review or len(self.queue) > 1
+        if action == "leave_editor":
+            return isinstance(self.focused, TextArea) and not self.running
         return True
 
     @property
     def running(self) -> bool:
         """Whether a grading is in progress."""
-        return any(w.group == "grade" and w.is_running for w in self.workers)
+        return any(w.group == "grade" and not w.is_finished for w in self.workers)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "grade":
+            self.refresh_bindings()  # while grading, escape cancels, even in the editor
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -358,12 +368,13 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         nxt = self.queue[index + 1]
         self.app.switch_screen(DrillScreen(nxt, queue=self.queue))
 
+    def action_leave_editor(self) -> None:
+        """Escape in the code editor: focus moves to Submit, and the next escape goes back."""
+        self.query_one("#submit", Button).focus()
+
     def action_back(self) -> None:
         if self.running:
             self.workers.cancel_group(self, "grade")
-            return
-        if isinstance(self.focused, TextArea):
-            self.query_one("#submit", Button).focus()  # leave the editor first
             return
         if self.editor_session and self.editor_session.watching:
             self.action_watch()

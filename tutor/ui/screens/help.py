@@ -16,8 +16,10 @@ from tutor.ui.progress_view import MASTERY_RULE
 EVERYWHERE = [
     ("ctrl+p", "command palette: chapters, lessons, labs, drills, reviews, doctor"),
     ("escape", "back (or cancel a run in progress)"),
-    ("?", "this help"),
+    ("?", "this help (in a text field ? is typed)"),
     ("tab", "move to the next part of the screen (shift+tab: back)"),
+    ("pgup/pgdn", "scroll the screen, whatever has focus (ctrl+home/end: top/bottom)"),
+    ("in an editor", "a code editor: tab indents, escape leaves it, backspace dedents"),
     ("ctrl+q", "quit (the palette's 'Theme' entries switch light/dark)"),
 ]
 

@@ -20,6 +20,7 @@ from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
 from tutor.ui.progress_view import drill_mark
 from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
 from tutor.ui.widgets.key_footer import KeyFooter
+from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.snippet import SnippetView
 
 #: chunks mounted before the first frame; the rest follow in batches
@@ -32,7 +33,7 @@ BATCH = 6
 def part_widget(part: Prose | object) -> Widget:
     """The widget that draws one part of a lesson."""
     if isinstance(part, Prose):
-        return Markdown(part.text, open_links=False, classes="lesson-prose")
+        return MarkdownView(part.text, open_links=False, classes="lesson-prose")
     return SnippetView(part.index, part.code, part.output)  # type: ignore[attr-defined]
 
 

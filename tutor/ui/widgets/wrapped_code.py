@@ -28,16 +28,18 @@ def breaks(plain: str, width: int, rest_width: int) -> list[tuple[int, int]]:
 
 
 class WrappedCode:
-    """A rich renderable: ``code`` highlighted as Python with ``theme``, wrapped to the width
-    it is given, each continuation indented under its line and marked with ``↪``."""
+    """A rich renderable: ``code`` highlighted as ``lexer`` (Python unless told) with
+    ``theme``, wrapped to the width it is given, each continuation indented under its line and
+    marked with ``↪``."""
 
-    def __init__(self, code: str, theme: str = "ansi_dark") -> None:
+    def __init__(self, code: str, theme: str = "ansi_dark", lexer: str = "python") -> None:
         self.code = code
         self.theme = theme
+        self.lexer = lexer
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        highlighted = Syntax(self.code, "python", theme=self.theme).highlight(self.code)
+        highlighted = Syntax(self.code, self.lexer, theme=self.theme).highlight(self.code)
         highlighted.rstrip()
         out = Text(no_wrap=True, overflow="crop")
         for number, line in enumerate(highlighted.split("\n", allow_blank=True)):
