@@ -39,7 +39,7 @@ def load_packs(
     """Load pack files in order; broken ones and repeated pack ids become problems.
 
     ``inspect`` adds checks of a loaded pack (``tutor pack check`` adds the static code checks);
-    a pack it finds problems in is left out like a broken one.
+    a pack it finds errors in (not just warnings) is left out like a broken one.
     """
     packs: list[Pack] = []
     problems: list[Problem] = []

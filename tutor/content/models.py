@@ -320,6 +320,12 @@ class Check(Strict):
         "and 1) or `{param: n, min: 1}` (tried at min and min + 1)",
     )
     compare: Compare = Field(default_factory=Compare, description="how results are compared")
+    self_check: str = Field(
+        default="",
+        description="why this assert may compare the answer's names with values computed from "
+        "the answer's own names (a round trip, a determinism check); without it pack check "
+        "reports such a comparison",
+    )
     variants: int = Field(
         default=1,
         ge=1,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from tutor.content.assert_taint import self_compared
 from tutor.content.models import CodeDrill, Drill, IntParam, Pack, PredictDrill
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
@@ -85,6 +86,33 @@ def _given_names(pack: Pack, drill: Drill) -> dict[str, str]:
     return names
 
 
+#: how an assert that compares the answer only with itself is reported
+SELF_CHECK_SEVERITY = "warning"
+
+
+def _self_checks(
+    drill: CodeDrill, path: Path, params: dict[str, Any], locator: Locator
+) -> list[Problem]:
+    """An assert whose expected side is computed from the answer's own names (unless
+    ``check.self_check`` says why), reported at the comparison (``assert_taint``)."""
+    if drill.check.self_check:
+        return []
+    code = render(drill.check.assert_ or "", params)
+    try:
+        found = self_compared(drill.setup_code(params), code)
+    except SyntaxError:
+        return []
+    out = []
+    for line_no, written in found:
+        line, col = _code_position(locator, path, line_no, 1, code)
+        message = (f"`{written}` compares the answer's names only with values computed from "
+                   "the answer's own names, so an answer that makes both sides agree passes: "
+                   "compute the expected side from setup's names or constants, or say why in "
+                   "`check.self_check`")  # fmt: skip
+        out.append(Problem(locator.file, line, col, dotted(path), message, SELF_CHECK_SEVERITY))
+    return out
+
+
 def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
     """Code of the pack that cannot compile, and checks that call what the reference lacks."""
     problems: list[Problem] = []
@@ -113,7 +141,8 @@ def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
         ok = check((*here, "reference"), drill.reference, "exec", params, "not valid Python")
         if drill.check.assert_:
             path = (*here, "check", "assert")
-            check(path, drill.check.assert_, "exec", params, "not valid Python")
+            if check(path, drill.check.assert_, "exec", params, "not valid Python"):
+                problems += _self_checks(drill, path, params, locator)
         call = drill.check.call
         if ok and call and call not in _top_level_names(render(drill.reference, params)):
             line, col = locator.at((*here, "check", "call"))

@@ -10,6 +10,7 @@ thin ways of running a plan.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
@@ -22,10 +23,11 @@ from tutor.grading.hints import hint_for_category
 from tutor.grading.predict import judge_predict
 from tutor.grading.variants import draw_params, other_seeds, render
 from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
+from tutor.sandbox.result import RunResult
+from tutor.sandbox.result import Status as RunStatus
 
 if TYPE_CHECKING:
     from tutor.sandbox import AsyncSandbox, Sandbox
-    from tutor.sandbox.result import RunResult
 
 PREDICT_TARGET = "tutor.probes.grade_predict:predict"
 PREDICT_TIMEOUT = 5.0
@@ -225,6 +227,66 @@ def run_call(p: Plan, sandbox: Sandbox) -> RunResult | None:
     return sandbox.call(
         c.target, timeout=c.timeout, memory_mb=c.memory_mb, profile=c.profile, **c.kwargs
     )
+
+
+#: single-variant probes and the probe that runs several of their calls at once
+BATCHED = {
+    PREDICT_TARGET: ("tutor.probes.grade_predict:predict_seeds", "cases"),
+    codecheck.TARGET: (codecheck.SEEDS_TARGET, "runs"),
+}
+
+
+def run_batch(
+    plans: Sequence[Plan], sandbox: Sandbox, stop_on: str | None = None
+) -> list[RunResult | None]:
+    """Make the calls of several plans of one drill, batched into one sandbox call where their
+    probe has a batched form (``BATCHED``): the RunResult of each plan's call, in order (None
+    for a plan decided without the sandbox, or not run because the batch stopped). With
+    ``stop_on`` (``"fail"`` or ``"pass"``, code drills) the batch stops at the first plan that
+    fails, or passes. A plan graded on several variants runs alone."""
+    out: list[RunResult | None] = [None] * len(plans)
+    pending = [(i, p.call) for i, p in enumerate(plans) if p.call is not None]
+    batchable = [(i, c) for i, c in pending if c.target in BATCHED]
+    for i, c in pending:
+        if c.target not in BATCHED:
+            out[i] = sandbox.call(
+                c.target, timeout=c.timeout, memory_mb=c.memory_mb, profile=c.profile, **c.kwargs
+            )
+    if not batchable:
+        return out
+    target, key = BATCHED[batchable[0][1].target]
+    first = batchable[0][1]
+    kwargs: dict[str, Any] = {key: [c.kwargs for _, c in batchable]}
+    if key == "runs":
+        kwargs["stop_on"] = stop_on or "none"
+    total = sum(c.timeout for _, c in batchable)
+    result = sandbox.call(
+        target, timeout=total, memory_mb=first.memory_mb, profile=first.profile, **kwargs
+    )
+    values = result.value if str(result.status) == "ok" else None
+    for n, (i, _) in enumerate(batchable):
+        if isinstance(values, list):
+            out[i] = RunResult(status=RunStatus.ok, value=values[n]) if n < len(values) else None
+        elif n == 0 or values is None:
+            out[i] = result if n == 0 else None
+    return out
+
+
+def grade_batch(
+    ref: DrillLike, answers: Sequence[tuple[str, int]], sandbox: Sandbox, stop_on: str | None = None
+) -> list[tuple[Plan, RunResult | None, Grade]]:
+    """Grade several (answer, seed) pairs of one drill through one batched sandbox call where
+    the kind allows (``run_batch``): each pair's plan, its call's result and its grade, in
+    order, up to where ``stop_on`` stopped the batch. What ``tutor pack check`` runs for a
+    reference, a starter, a wrong answer or a forgery on several seeds, and ``grade`` for one."""
+    plans = [plan(ref, answer, seed) for answer, seed in answers]
+    results = run_batch(plans, sandbox, stop_on)
+    out = []
+    for (answer, _), p, result in zip(answers, plans, results, strict=True):
+        if p.call is not None and result is None:
+            break  # the batch stopped before this one
+        out.append((p, result, judge(ref, p, answer, result)))
+    return out
 
 
 def grade(ref: DrillLike, answer: str, seed: int, sandbox: Sandbox) -> Grade:

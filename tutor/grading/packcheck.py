@@ -17,22 +17,22 @@ xla runtime: run `make xla-runtime`), and is a problem only where that runtime i
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from tutor.content.loader import load_pack_located
 from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
 from tutor.grading import attacks, codecheck
-from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, judge
+from tutor.grading.engine import CODE_TIMEOUT, grade_batch, plan, run_batch
 from tutor.grading.grade import Grade, Plan
 from tutor.grading.variants import draw_params, render
-from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
+from tutor.probes.data_grading import PredictAuthoring, PredictData, PredictValue
 from tutor.sandbox.result import RunResult, Status
 
 if TYPE_CHECKING:
@@ -84,29 +84,24 @@ def _where(drill: Drill, seed: int) -> str:
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
-def _call(
-    sandbox: Sandbox,
-    target: str,
-    timeout: float,
-    check: Callable[[object], BaseModel],
-    profile: str,
-    **kwargs: Any,
-) -> list[dict[str, Any]] | RunResult:
-    """One batched probe call (``timeout`` per seed it runs); its list of results (each
-    validated by ``check``, a pydantic model's or adapter's validator, and dumped back to plain
-    data), or a RunResult when it did not finish. Data that does not fit comes back as a
-    RunResult with status ``sandbox_error``."""
-    seeds = len(kwargs.get("runs") or kwargs.get("cases") or SEEDS)
-    result = sandbox.call(target, timeout=timeout * seeds, profile=profile, **kwargs)
-    if str(result.status) == "ok" and isinstance(result.value, list):
+def _truths(ref: _Ref[PredictDrill], sandbox: Sandbox) -> list[dict[str, Any]] | RunResult:
+    """The truth data of every seed, planned by the engine as a learner's grading plans it and
+    run in one batched call (a RunResult when it did not finish or cannot be read)."""
+    plans = [plan(ref, "", seed) for seed in SEEDS]
+    values: list[dict[str, Any]] = []
+    for result in run_batch(plans, sandbox):
+        if result is None:
+            break  # the batch stopped at an authoring error
+        if str(result.status) != "ok":
+            return result
         try:
-            return [check(v).model_dump(by_alias=True) for v in result.value]
+            values.append(_PREDICT_DATA.validate_python(result.value).model_dump(by_alias=True))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
             reason = f"the probe sent data that cannot be read ({where}: {first['msg']})"
             return RunResult(status=Status.sandbox_error, reason=reason)
-    return result
+    return values
 
 
 def _placed(
@@ -126,18 +121,7 @@ def _placed(
 
 def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill = ref.drill
-    cases = []
-    for seed in SEEDS:
-        params = draw_params(drill.params, seed)
-        cases.append({"setup": drill.setup_code(params), "ask": render(drill.ask, params)})
-    values = _call(
-        sandbox,
-        "tutor.probes.grade_predict:predict_seeds",
-        PREDICT_TIMEOUT,
-        _PREDICT_DATA.validate_python,
-        drill.profile,
-        cases=cases,
-    )
+    values = _truths(ref, sandbox)
     if not isinstance(values, list):
         rep.add(("drills", i, "ask"), f"setup/ask did not finish: {values.status} {values.reason}")
         return
@@ -166,22 +150,16 @@ def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Repo
             return
 
 
-def _runs(ref: _Ref[CodeDrill], text: str, seeds: Sequence[int] = SEEDS) -> list[dict[str, Any]]:
-    """The probe kwargs of ``text`` (rendered per seed) for every seed."""
-    drill = ref.drill
-    runs = []
-    for seed in seeds:
-        params = draw_params(drill.params, seed)
-        runs.append(codecheck.code_kwargs(drill, params, render(text, params), seed))
-    return runs
-
-
 def time_limit(drill: Drill) -> float:
     """The seconds one grading of ``drill`` may run: the engine's limit, raised by the drill's
     limits profile."""
     from tutor.sandbox.limits import PROFILES
 
     return max(CODE_TIMEOUT, float(PROFILES[drill.profile].get("timeout", 0)))
+
+
+#: one graded seed: (seed, the answer as rendered for it, its plan, its call's result, its grade)
+Graded = tuple[int, str, Plan, "RunResult | None", Grade]
 
 
 def _grades(
@@ -191,54 +169,55 @@ def _grades(
     stop_on: str,
     alone_first: bool = False,
     seeds: Sequence[int] = SEEDS,
-) -> list[tuple[int, Outcome]]:
-    """(seed, probe data | RunResult) for each seed that ran, until ``stop_on`` (``fail`` or
-    ``pass``) is met. With ``alone_first`` the first seed runs alone under the drill's own time
-    limit, so a reference that loops is stopped as a learner's answer would be; the other
-    seeds share one call."""
-    runs = _runs(ref, text, seeds)
-    profile = ref.drill.profile
-    out: list[tuple[int, Outcome]] = []
+) -> list[Graded]:
+    """``text`` (rendered per seed) graded on ``seeds`` through the engine, batched, until
+    ``stop_on`` (``fail`` or ``pass``) is met. With ``alone_first`` the first seed runs alone
+    under the drill's own time limit, so a reference that loops is stopped as a learner's
+    answer would be; the other seeds share one call."""
+    drill = ref.drill
+    answers = [(render(text, draw_params(drill.params, s)), s) for s in seeds]
     split = 1 if alone_first else 0
-    for some, batch in ((seeds[:split], runs[:split]), (seeds[split:], runs[split:])):
+    out: list[Graded] = []
+    for batch in (answers[:split], answers[split:]):
         if not batch:
             continue
-        values = _call(sandbox, codecheck.SEEDS_TARGET, CODE_TIMEOUT,
-                       CodeData.model_validate, profile, runs=batch, stop_on=stop_on)  # fmt: skip
-        if not isinstance(values, list):
-            return [*out, (some[0], values)]
-        out += list(zip(some, values, strict=False))
-        if len(values) < len(batch) or any(
-            codecheck.passed(v) == (stop_on == "pass") for v in values
-        ):
+        graded = grade_batch(ref, batch, sandbox, stop_on)
+        for (answer, seed), (p, result, g) in zip(batch, graded, strict=False):
+            out.append((seed, answer, p, result, g))
+            if g.correct == (stop_on == "pass") or (result is not None and not _finished(result)):
+                return out
+        if len(graded) < len(batch):
             return out
     return out
 
 
-def _data_result(value: dict[str, Any]) -> RunResult:
-    return RunResult(status=Status.ok, value=value)
-
-
-def _judged(ref: _Ref[CodeDrill], answer: str, seed: int, value: dict[str, Any]) -> Grade:
-    """The Grade of one seed's probe data (the answer already passed the static reading)."""
-    plan = Plan(seed=seed, params=draw_params(ref.drill.params, seed))
-    return judge(ref, plan, answer, _data_result(value))
+def _finished(result: RunResult) -> bool:
+    return str(result.status) == "ok"
 
 
 def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
     drill = ref.drill
-    for seed, value in _grades(ref, drill.reference, sandbox, "fail", alone_first=True):
+    for seed, _answer, p, result, g in _grades(ref, drill.reference, sandbox, "fail", True):
         where = _where(drill, seed)
-        if not isinstance(value, dict):
-            if str(value.status) == "timeout":
+        if p.decided is not None:
+            rules = g.category in ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
+            what = "breaks the drill's own rules" if rules else "itself fails"
+            field = "reference" if g.status != "authoring" else "check"
+            rep.add(("drills", i, field), f"the reference {what}: {g.feedback}")
+            return False
+        if result is None or not _finished(result):
+            if result is not None and str(result.status) == "timeout":
                 limit = time_limit(drill)
                 rep.add(("drills", i, "reference"), f"the reference did not finish within "
                         f"{limit:g} s, the drill's time limit, on {where}: does it loop?")  # fmt: skip
             else:
-                rep.add(("drills", i, "reference"), f"the reference did not finish on {where}: "
-                        f"{value.status} {value.reason}".rstrip())  # fmt: skip
+                why = f"{result.status} {result.reason}".rstrip() if result else "no result"
+                rep.add(
+                    ("drills", i, "reference"), f"the reference did not finish on {where}: {why}"
+                )
             return False
-        if value["stage"] == "inputs_error":
+        value = result.value if isinstance(result.value, dict) else {}
+        if value.get("stage") == "inputs_error":
             err = value["error"]
             if err.get("kind") == "case":  # cases come first: the trial is the case's index
                 rep.add(("drills", i, "check", "cases", err["trial"]), "this case cannot be "
@@ -247,7 +226,7 @@ def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Repor
                 rep.add(("drills", i, "check", "args"), f"the inputs cannot be drawn on {where}, "
                         f"trial {err.get('trial')}: {err['message']}")  # fmt: skip
             return False
-        if value["stage"] in ("setup_error", "reference_error", "answer_error"):
+        if value.get("stage") in ("setup_error", "reference_error", "answer_error"):
             err = value["error"]
             field = "setup" if value["stage"] == "setup_error" else "reference"
             msg = f"{err['type']}: {err['message']} on {where}"
@@ -255,8 +234,6 @@ def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Repor
                 msg += f", trial {err['trial']} with {codecheck.inputs_text(err['inputs'])}"
             rep.add(*_placed(drill, i, field, msg, err.get("line")))
             return False
-        answer = render(drill.reference, draw_params(drill.params, seed))
-        g = _judged(ref, answer, seed, value)
         if not g.correct:
             what = ("breaks the drill's own rules" if g.category in ("not_allowed", "forbidden")
                     else "does not pass its own check")  # fmt: skip
@@ -274,17 +251,13 @@ def _check_failing(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporte
         )
         answers.append((path, w.code, f"wrong[{j}]"))
     for path, text, name in answers:
-        static = codecheck.judge_static(drill, text)
-        if static is not None:
-            if static[0].status == "invalid" and name != "starter":
-                rep.add(path, f"this wrong answer fails only because it cannot be read: "
-                        f"{static[0].feedback} (it should fail the check itself)")  # fmt: skip
-            continue
-        for seed, value in _grades(ref, text, sandbox, "pass"):
-            if not isinstance(value, dict):
-                break  # ran out of time or memory: it fails
-            answer = render(text, draw_params(drill.params, seed))
-            if _judged(ref, answer, seed, value).correct:
+        for seed, _answer, p, _result, g in _grades(ref, text, sandbox, "pass"):
+            if p.decided is not None:
+                if g.status == "invalid" and name != "starter":
+                    rep.add(path, f"this wrong answer fails only because it cannot be read: "
+                            f"{g.feedback} (it should fail the check itself)")  # fmt: skip
+                break
+            if g.correct:
                 where = _where(drill, seed)
                 if name == "starter":
                     msg = f"the starter already passes the check on {where}; nothing to do"
@@ -312,13 +285,8 @@ def check_attacks(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter
         return  # the reference's own checks have already reported why it does not run
 
     def grader(text: str, seeds: Sequence[int]) -> list[int]:
-        if codecheck.judge_static(drill, text) is not None:
-            return []  # refused by reading it
-        passed = []
-        for seed, value in _grades(ref, text, sandbox, "pass", seeds=seeds):
-            if isinstance(value, dict) and _judged(ref, text, seed, value).correct:
-                passed.append(seed)
-        return passed
+        return [seed for seed, *_, g in _grades(ref, text, sandbox, "pass", seeds=seeds)
+                if g.correct]  # fmt: skip
 
     forged = {k: v for k, v in made.value.items() if isinstance(v, str)}
     for finding in attacks.attack(forged, grader):
@@ -328,17 +296,6 @@ def check_attacks(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter
 
 def _check_code(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
     drill = ref.drill
-    static = codecheck.judge_static(drill, drill.reference)
-    if static is not None:
-        rules = static[0].category in ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
-        what = "breaks the drill's own rules" if rules else "itself fails"
-        rep.add(("drills", i, "reference"), f"the reference {what}: {static[0].feedback}")
-        return
-    try:
-        _runs(ref, drill.reference)
-    except codecheck.AuthoringError as exc:
-        rep.add(("drills", i, *exc.field.split(".")), str(exc))
-        return
     if drill.check.call and not drill.check.assert_ and not drill.wrong:
         rep.add(("drills", i, "check"), "the only check is the comparison with the reference "
                 "and the drill lists no `wrong` answers, so a wrong reference would pass "

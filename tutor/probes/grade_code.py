@@ -395,8 +395,9 @@ def _check_seed(kwargs: dict[str, Any], secrets: list[str]) -> dict[str, Any]:
 def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str, Any]]:
     """``check_code`` for several seeds of one answer in one call (``tutor pack check``).
 
-    ``stop_on`` is ``"fail"`` (checking a reference: stop at the first run that does not pass)
-    or ``"pass"`` (checking a starter or wrong answer: stop at the first run that passes).
+    ``stop_on`` is ``"fail"`` (checking a reference: stop at the first run that does not pass),
+    ``"pass"`` (checking a starter or wrong answer: stop at the first run that passes) or
+    ``"none"`` (run them all).
     """
     out = []
     secrets = [r["reference"] for r in runs] + [r["assert_code"] or "" for r in runs]
@@ -410,6 +411,6 @@ def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str,
             and not value["failure"]
             and (value["assert"] is None or value["assert"]["ok"])
         )
-        if passed == (stop_on == "pass"):
+        if stop_on in ("fail", "pass") and passed == (stop_on == "pass"):
             break
     return out

@@ -86,14 +86,15 @@ def predict(setup: str, ask: str) -> dict[str, Any]:
     return {"outcome": "value", "value": encode(value), "context": context}
 
 
-def predict_seeds(cases: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """``predict`` for several rendered variants in one call (``tutor pack check``).
+def predict_seeds(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``predict`` for several rendered variants in one call (each case is ``predict``'s
+    keyword arguments, as the grading engine plans them; ``tutor pack check``).
 
     Stops after the first authoring error, which is then the last item.
     """
     out = []
     for case in cases:
-        out.append(predict(case["setup"], case["ask"]))
+        out.append(predict(**case))
         if out[-1]["outcome"] == "authoring":
             break
     return out
