@@ -1,18 +1,31 @@
 """The judge decides from its own truth: nothing the learner's process sends is treated as a
-torch object, the public data of setup is the judge's own copy, and a check that runs over
-nothing fails. Each attack is a real answer graded by the real engine in the real sandbox."""
+torch object, the public data of setup is the judge's own copy, a check that runs over nothing
+fails, and an answer hard-coding its own variant fails on the others. Each attack is a real
+answer graded by the real engine in the real sandbox, under each containment layer."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.grading.conftest import refs
+from tests.sandbox.conftest import layer_params
 from tutor.grading.engine import grade
 
 
 @pytest.fixture(scope="module")
 def judge():
     return refs("judge.yaml")
+
+
+@pytest.fixture(scope="module", params=layer_params())
+def sandbox(request):
+    """A started sandbox per containment layer."""
+    from tutor.sandbox import Sandbox
+
+    box = Sandbox(containment=request.param)
+    box.start()
+    yield box
+    box.close()
 
 
 def graded(judge, sandbox, drill: str, answer: str, seed: int = 3):
