@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from tutor.sandbox import AsyncSandbox
+from tutor.ui.runtimes import Sandboxes
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,15 +34,21 @@ _spec.loader.exec_module(recordings)
 
 
 class LabApp(App[None]):
-    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen."""
+    """A bare app that holds a sandbox (or None: nothing runs) and shows one lab screen. A lab
+    whose row names another runtime (xla) gets that runtime's sandbox from ``sandboxes``, as in
+    the tutor: made and started on demand, closed with the app."""
 
     def __init__(self, screen: Screen, sandbox: AsyncSandbox | None = None) -> None:
         super().__init__()
         self.sandbox = sandbox
+        self.sandboxes = Sandboxes(None, lambda: sandbox)
         self.lab = screen
 
     def on_mount(self) -> None:
         self.push_screen(self.lab)
+
+    async def on_unmount(self) -> None:
+        await self.sandboxes.close()
 
 
 async def settle(app: App, pilot) -> None:

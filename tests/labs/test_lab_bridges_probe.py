@@ -13,15 +13,13 @@ from tutor.paths import PROJECT_ROOT
 from tutor.probes.data_bridges import DEFAULT_CODE, SUM_CODE, Bridges
 from tutor.sandbox import Sandbox
 
-XLA_PYTHON = PROJECT_ROOT / ".venv-xla" / "bin" / "python"
 DATA = PROJECT_ROOT / "tests" / "labs" / "data"
-needs_xla = pytest.mark.skipif(not XLA_PYTHON.exists(), reason="no xla runtime (make xla-runtime)")
 
 
-@pytest.fixture(scope="module")
-def xla():
-    with Sandbox(runtime=str(XLA_PYTHON)) as sandbox:
-        yield sandbox
+@pytest.fixture
+def xla(xla_sandbox):
+    """The session's started sandbox on the xla runtime (skips where it is not built)."""
+    return xla_sandbox
 
 
 def ledger(sandbox: Sandbox, code: str) -> Bridges:
@@ -30,7 +28,6 @@ def ledger(sandbox: Sandbox, code: str) -> Bridges:
     return Bridges.model_validate(result.value)
 
 
-@needs_xla
 def test_the_mlp_crosses_both_bridges_unchanged(xla):
     data = ledger(xla, DEFAULT_CODE)
     assert len(data.eager.output) == 2 and len(data.eager.output[0]) == 2
@@ -41,7 +38,6 @@ def test_the_mlp_crosses_both_bridges_unchanged(xla):
     assert "func.func" in data.xla.stablehlo and "tensor<2x3xf32>" in data.xla.stablehlo
 
 
-@needs_xla
 def test_the_export_drops_a_full_sum(xla):
     """torch_xla 2.9.0 exports `x.sum()` over every dimension as a function that returns x."""
     data = ledger(xla, SUM_CODE)
@@ -54,7 +50,6 @@ def test_the_export_drops_a_full_sum(xla):
     assert "stablehlo.reduce" in data.torchax.stablehlo
 
 
-@needs_xla
 def test_a_sum_over_one_dimension_survives_the_export(xla):
     code = SUM_CODE.replace(".sum()", ".sum(dim=1)")
     data = ledger(xla, code)
@@ -62,7 +57,6 @@ def test_a_sum_over_one_dimension_survives_the_export(xla):
     assert "stablehlo.reduce" in data.xla.stablehlo
 
 
-@needs_xla
 def test_recordings_are_what_the_probe_says(xla):
     """The snapshots draw these; outputs, verdicts and texts must still be torch's."""
     for name, code in (("bridges_mlp.json", DEFAULT_CODE), ("bridges_sum.json", SUM_CODE)):
@@ -70,7 +64,6 @@ def test_recordings_are_what_the_probe_says(xla):
         assert ledger(xla, code).model_dump(mode="json") == kept, name
 
 
-@needs_xla
 def test_bad_code_says_what_is_missing(xla):
     result = xla.call(
         "tutor.probes.bridges:bridges", timeout=300.0, memory_mb=8192, code="args = ()"

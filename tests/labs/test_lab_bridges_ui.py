@@ -1,6 +1,8 @@
-"""The two-bridge ledger in the TUI: on the cpu runtime it says how to get the xla runtime
-(Pilot, real sandbox); on the xla runtime (when built) it runs both bridges and shows the export
-that drops a full sum; its looks from recorded data (snapshots at 120x40 and 80x24)."""
+"""The two-bridge ledger in the TUI: opened in an app on the cpu runtime, it starts the xla
+runtime its row names on demand (saying how long it has been starting, as lessons do), runs both
+bridges and shows the export that drops a full sum (Pilot, the real xla runtime); where that
+runtime is not built it says how to build it; its looks from recorded data (snapshots at 120x40
+and 80x24)."""
 
 from __future__ import annotations
 
@@ -8,43 +10,44 @@ import pytest
 from textual.widgets import Select, Static, TextArea
 
 from labs.harness import DATA, LabApp, settle
-from tutor.commands.labs.bridges import XLA_PYTHON
 from tutor.probes.data_bridges import Bridges
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.bridges.bridges_ledger import BridgesLedger
 from tutor.ui.labs.bridges.screen import BridgesLab
+from tutor.ui.widgets.run_status import RunStatus
 
 # one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-async def test_on_the_cpu_runtime_the_lab_says_how_to_get_xla(sandbox):
+async def test_where_the_xla_runtime_is_not_built_the_lab_says_how_to_build_it(
+    sandbox, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("TUTOR_RUNTIME_XLA", str(tmp_path / "no-runtime-here"))
     app = LabApp(BridgesLab(), sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         error = app.lab.query_one("#bridges-error", Static)
-        assert error.has_class("-shown") and "make xla-runtime" in str(error.render())
+        assert error.has_class("-shown")
+        assert str(error.render()) == "the xla runtime is not built: run `make xla-runtime`"
         assert app.lab.query_one(BridgesLedger).data is None
 
 
-@pytest.mark.skipif(not XLA_PYTHON.exists(), reason="no xla runtime (make xla-runtime)")
-async def test_on_the_xla_runtime_the_lab_runs_both_bridges():
-    box = AsyncSandbox(runtime=str(XLA_PYTHON))
-    try:
-        app = LabApp(BridgesLab(), box)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            ledger = app.lab.query_one(BridgesLedger)
-            assert ledger.data is not None and ledger.data.xla.export_matches_eager is True
-            app.lab.query_one("#bridges-example", Select).value = "a full x.sum()"
-            await settle(app, pilot)
-            assert ledger.data.eager.output == 15.0
-            assert ledger.data.xla.export_matches_eager is False
-            export = app.lab.query_one("#bridges-xla-hlo", TextArea).text
-            assert "-> tensor<2x3xf32>" in export  # the function returns its input
-            assert "aten::sum" in app.lab.query_one("#bridges-ir", TextArea).text
-    finally:
-        await box.close()
+async def test_the_lab_starts_the_xla_runtime_on_demand_and_runs_both_bridges(sandbox, xla_runtime):
+    app = LabApp(BridgesLab(), sandbox)  # the app's own sandbox is the cpu one
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.lab.query_one(RunStatus).message.startswith("starting the xla runtime… ")
+        await settle(app, pilot)
+        ledger = app.lab.query_one(BridgesLedger)
+        assert ledger.data is not None and ledger.data.xla.export_matches_eager is True
+        app.lab.query_one("#bridges-example", Select).value = "a full x.sum()"
+        await settle(app, pilot)
+        assert ledger.data.eager.output == 15.0
+        assert ledger.data.xla.export_matches_eager is False
+        export = app.lab.query_one("#bridges-xla-hlo", TextArea).text
+        assert "-> tensor<2x3xf32>" in export  # the function returns its input
+        assert "aten::sum" in app.lab.query_one("#bridges-ir", TextArea).text
+        assert not sandbox.ready  # nothing ran on the cpu runtime
 
 
 @pytest.mark.parametrize(

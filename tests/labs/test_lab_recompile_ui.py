@@ -1,7 +1,8 @@
-"""The recompilation counter in the TUI: on the cpu runtime it says how to get the xla runtime
-(Pilot, real sandbox); on the xla runtime it runs the loop twice, compiles climbing as the shapes
-come and stopping once padded; bad input is refused in place; its looks from recorded data
-(snapshots at 120x40 and 80x24)."""
+"""The recompilation counter in the TUI: opened in an app on the cpu runtime, it starts the xla
+runtime its row names on demand and runs the loop twice, compiles climbing as the shapes come and
+stopping once padded (Pilot, the real xla runtime); where that runtime is not built it says how
+to build it; bad input is refused in place; its looks from recorded data (snapshots at 120x40 and
+80x24)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from textual.widgets import Input, Static
 
 from labs.harness import LabApp, recorded, replace_text, settle
 from tutor.probes.data_recompile import Recompile
-from tutor.sandbox import AsyncSandbox
 from tutor.ui.labs.recompile.recompile_steps import CompileSteps
 from tutor.ui.labs.recompile.screen import RecompileLab
+from tutor.ui.widgets.run_status import RunStatus
 
 # one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -23,11 +24,14 @@ def error_text(app: LabApp) -> str:
     return str(error.render()) if error.has_class("-shown") else ""
 
 
-async def test_on_the_cpu_runtime_the_lab_says_how_to_get_xla(sandbox):
+async def test_where_the_xla_runtime_is_not_built_the_lab_says_how_to_build_it(
+    sandbox, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("TUTOR_RUNTIME_XLA", str(tmp_path / "no-runtime-here"))
     app = LabApp(RecompileLab({"sizes": "3,5"}), sandbox)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        assert "make xla-runtime" in error_text(app)
+        assert error_text(app) == "the xla runtime is not built: run `make xla-runtime`"
         assert app.lab.query_one("#recompile-plain", CompileSteps).data is None
 
 
@@ -46,22 +50,22 @@ async def test_bad_input_is_refused_in_place():
         assert "smaller than the largest batch (9)" in error_text(app)
 
 
-async def test_on_the_xla_runtime_compiles_climb_then_stop_once_padded(xla_runtime):
-    box = AsyncSandbox(runtime=xla_runtime)
-    try:
-        app = LabApp(RecompileLab({"sizes": "4,6,4,9"}), box)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(app, pilot)
-            assert error_text(app) == ""
-            plain = app.lab.query_one("#recompile-plain", CompileSteps).data
-            padded = app.lab.query_one("#recompile-padded", CompileSteps).data
-            assert [s.uncached_compiles for s in plain.steps] == [1, 2, 2, 3]
-            assert padded.pad_to == 9 and [s.uncached_compiles for s in padded.steps] == [1] * 4
-            verdict = str(app.lab.query_one("#recompile-verdict", Static).render())
-            assert "3 compile(s) as they come, 1 padded to 9" in verdict
-            assert "Losses agree" in verdict
-    finally:
-        await box.close()
+async def test_the_lab_starts_the_xla_runtime_and_compiles_climb_then_stop_once_padded(
+    sandbox, xla_runtime
+):
+    app = LabApp(RecompileLab({"sizes": "4,6,4,9"}), sandbox)  # the app's own is the cpu one
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.lab.query_one(RunStatus).message.startswith("starting the xla runtime… ")
+        await settle(app, pilot)
+        assert error_text(app) == ""
+        plain = app.lab.query_one("#recompile-plain", CompileSteps).data
+        padded = app.lab.query_one("#recompile-padded", CompileSteps).data
+        assert [s.uncached_compiles for s in plain.steps] == [1, 2, 2, 3]
+        assert padded.pad_to == 9 and [s.uncached_compiles for s in padded.steps] == [1] * 4
+        verdict = str(app.lab.query_one("#recompile-verdict", Static).render())
+        assert "3 compile(s) as they come, 1 padded to 9" in verdict
+        assert "Losses agree" in verdict
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])

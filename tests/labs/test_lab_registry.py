@@ -5,7 +5,6 @@ its folder, probe, data model, command, chapter, and its snapshot, Pilot, comman
 from __future__ import annotations
 
 import ast
-import importlib
 from pathlib import Path
 
 import click
@@ -121,7 +120,28 @@ def test_lab_only_widgets_live_in_their_lab_folder():
     assert not lab_only, f"move these into their lab folder: {lab_only}"
 
 
-def test_screens_and_commands_run_the_probe_of_their_row():
+def test_each_screen_names_its_row():
     for lab in LABS:
-        assert lab.probe == importlib.import_module(lab.screen.split(":")[0]).PROBE
-        assert lab.probe == importlib.import_module(lab.command.split(":")[0]).PROBE
+        assert lab.name == resolve(lab.screen).LAB
+
+
+@pytest.mark.parametrize("lab", LABS, ids=ids)
+def test_a_call_runs_under_the_limits_and_on_the_runtime_of_its_row(lab: Lab):
+    call = lab.call()
+    assert call.lab is lab and call.runtime == lab.runtime
+    assert call.limits.timeout >= lab.limits.timeout and call.limits.memory_mb >= 1024
+    # a lab on the xla runtime compiles its graphs first: the runtime's profile, as for snippets
+    assert call.limits.profile == ("compile" if lab.runtime == "xla" else lab.limits.profile)
+
+
+def test_limits_and_runtime_that_depend_on_what_the_lab_is_asked():
+    guards, bench, train = get_lab("guards"), get_lab("bench"), get_lab("train")
+    assert guards.call(backend="eager").limits.profile is None
+    assert guards.call(backend="inductor").limits.profile == "compile"
+    assert bench.call(code="fn = lambda: 1").options() == {"timeout": 60, "memory_mb": 2048}
+    assert bench.call(code="fn = torch.compile(f)").options()["profile"] == "compile"
+    eager, compiled, xla = (train.call(epochs=2, backend=b) for b in ("eager", "compile", "xla"))
+    assert (eager.limits.timeout, eager.limits.profile, eager.runtime) == (60.0, None, None)
+    assert (compiled.limits.timeout, compiled.limits.profile) == (330.0, "compile")
+    assert (xla.runtime, xla.limits.profile) == ("xla", "compile")
+    assert train.call(epochs=5).limits.timeout == 105.0

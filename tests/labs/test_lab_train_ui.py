@@ -16,6 +16,7 @@ from tutor.ui.labs.train.screen import TrainLab
 from tutor.ui.labs.train.train_curves import AccuracyCurve
 from tutor.ui.labs.train.train_table import EpochTable
 from tutor.ui.widgets.loss_curve import LossCurve
+from tutor.ui.widgets.run_status import RunStatus
 
 # one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -61,6 +62,19 @@ async def test_train_lab_end_to_end(sandbox):
         assert not error.has_class("-shown")
         assert [e.epoch for e in table.epochs] == [1]
         assert table.checkpoint is not None and table.checkpoint.resumed_from is None
+
+
+async def test_the_xla_backend_starts_the_xla_runtime_and_trains(sandbox, xla_runtime):
+    app = LabApp(TrainLab({"epochs": "1", "backend": "xla"}), sandbox)  # the app's is the cpu one
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.lab.query_one(RunStatus).message.startswith("starting the xla runtime… ")
+        await settle(app, pilot)
+        error = app.lab.query_one("#train-error", Static)
+        assert not error.has_class("-shown"), error.render()
+        table = app.lab.query_one(EpochTable)
+        assert [e.epoch for e in table.epochs] == [1] and table.epochs[0].test_accuracy > 0.5
+        assert "· xla ·" in app.lab.sub_title
 
 
 def test_recording_is_a_real_run():

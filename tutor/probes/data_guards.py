@@ -9,6 +9,12 @@ from pydantic import BaseModel
 BACKENDS = ("eager", "aot_eager", "inductor")
 
 
+def limits_for(backend: str = "eager", **_: object) -> dict[str, str]:
+    """The sandbox limits for compiling with ``backend`` (the lab row's ``limits_for``): the
+    ``compile`` profile for inductor (it writes and builds C++), else the row's."""
+    return {"profile": "compile"} if backend == "inductor" else {}
+
+
 class GraphBreak(BaseModel):
     """One graph break, as ``torch._dynamo.explain`` reports it."""
 

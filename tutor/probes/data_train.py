@@ -22,6 +22,18 @@ gamma = 0.7
 BACKENDS = ("eager", "compile", "xla")
 
 
+def limits_for(epochs: int = 3, backend: str = "eager", **_: object) -> dict[str, object]:
+    """The sandbox limits of a run of ``epochs`` (the lab row's ``limits_for``): seconds for
+    each epoch on top of the start, and compiling's own up front under the ``compile``
+    profile; the ``xla`` backend runs on the xla runtime."""
+    if backend == "compile":
+        return {"timeout": 300.0 + 15.0 * epochs, "profile": "compile"}
+    changes: dict[str, object] = {"timeout": 30.0 + 15.0 * epochs}
+    if backend == "xla":
+        changes["runtime"] = "xla"
+    return changes
+
+
 class DatasetInfo(BaseModel):
     """Which data the run used and how it was split."""
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
-from tutor.probes.data_bench import MAX_THREADS, Bench, limits_for
-
-PROBE = get_lab("bench").probe
+from tutor.probes.data_bench import MAX_THREADS, Bench
 
 
 def render(data: Bench) -> str:
@@ -42,7 +39,5 @@ def bench(code: str, threads: int, as_json: bool) -> None:
     """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it.
 
     Code that calls torch.compile runs under the sandbox's `compile` limits profile."""
-    data = probe_data(
-        Bench, PROBE, timeout=60.0, memory_mb=2048, code=code, threads=threads, **limits_for(code)
-    )
+    data = probe_data(Bench, "bench", code=code, threads=threads)
     echo_lab(data, as_json, render)

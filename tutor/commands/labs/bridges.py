@@ -1,31 +1,16 @@
 """`tutor lab bridges [CODE] [--json]`: the two-bridge ledger, headless, on the xla runtime.
 
-CODE defines `model`, `args` and optionally `forward(model, *args)`. Without `--runtime`, the
-ledger runs on the project's xla runtime (`.venv-xla`, built by `make xla-runtime`).
+CODE defines `model`, `args` and optionally `forward(model, *args)`. The lab's row names the xla
+runtime: the one `make xla-runtime` builds (or `TUTOR_RUNTIME_XLA`, or `[runtimes.xla]` in
+config).
 """
 
 from __future__ import annotations
 
 import click
 
-from tutor.commands.context import open_sandbox, settings_of
-from tutor.commands.labs.common import echo_lab
-from tutor.content.labs import get_lab
-from tutor.paths import PROJECT_ROOT
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_bridges import DEFAULT_CODE, Bridges
-
-PROBE = get_lab("bridges").probe
-
-#: the interpreter of the xla runtime `make xla-runtime` builds
-XLA_PYTHON = PROJECT_ROOT / ".venv-xla" / "bin" / "python"
-
-
-def xla_runtime() -> str | None:
-    """The runtime to use: ``--runtime`` when given, else the built xla venv, else None."""
-    chosen = settings_of().runtime
-    if chosen:
-        return chosen
-    return str(XLA_PYTHON) if XLA_PYTHON.exists() else None
 
 
 def first_lines(text: str, n: int = 12) -> str:
@@ -59,14 +44,4 @@ def render(data: Bridges) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def bridges(code: str, as_json: bool) -> None:
     """Run CODE's `model` on `args` through eager torch, torch_xla and torchax; compare outputs."""
-    runtime = xla_runtime()
-    if runtime is None:
-        raise click.ClickException(
-            "the two-bridge ledger runs on the xla runtime: build it with `make xla-runtime` "
-            "(or name one with `tutor --runtime PYTHON`)"
-        )
-    with open_sandbox(runtime=runtime) as sandbox:
-        result = sandbox.call(PROBE, timeout=300.0, memory_mb=8192, code=code)
-    if not result.ok:
-        raise click.ClickException(result.message)
-    echo_lab(Bridges.model_validate(result.value), as_json, render)
+    echo_lab(probe_data(Bridges, "bridges", code=code), as_json, render)

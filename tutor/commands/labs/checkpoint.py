@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_checkpoint import Checkpoint, Failure
-
-PROBE = get_lab("checkpoint").probe
 
 
 def said(f: Failure | None) -> str:
@@ -48,5 +45,5 @@ def render(data: Checkpoint) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def checkpoint(as_json: bool) -> None:
     """Show a device mismatch, a state_dict round trip, and why pickling a model breaks."""
-    data = probe_data(Checkpoint, PROBE, timeout=30.0, memory_mb=1024)
+    data = probe_data(Checkpoint, "checkpoint")
     echo_lab(data, as_json, render)

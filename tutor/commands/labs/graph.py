@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_graph import GraphView
-
-PROBE = get_lab("graph").probe
 
 
 def render(data: GraphView) -> str:
@@ -38,5 +35,5 @@ def render(data: GraphView) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def graph(code: str, as_json: bool) -> None:
     """Export the `model` CODE defines on its `args` and show the ATen graph."""
-    data = probe_data(GraphView, PROBE, timeout=60.0, memory_mb=2048, code=code)
+    data = probe_data(GraphView, "graph", code=code)
     echo_lab(data, as_json, render)

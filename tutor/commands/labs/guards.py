@@ -5,10 +5,8 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_guards import BACKENDS, GuardReport
 
-PROBE = get_lab("guards").probe
 #: the JSON contract's keys (the model carries two more the lab shows)
 CONTRACT = ("graphs", "graph_breaks", "guards", "recompiles", "ops")
 
@@ -42,8 +40,5 @@ def render(data: GuardReport) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def guards(code: str, backend: str, as_json: bool) -> None:
     """Compile the `f` CODE defines and call it on each of CODE's `calls`, in order."""
-    limits = {"profile": "compile"} if backend == "inductor" else {}
-    data = probe_data(
-        GuardReport, PROBE, timeout=60.0, memory_mb=2048, code=code, backend=backend, **limits
-    )
+    data = probe_data(GuardReport, "guards", code=code, backend=backend)
     echo_lab(data, as_json, render, contract)

@@ -7,10 +7,7 @@ from typing import Any
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_ledger import DTYPES, Ledger, human_bytes, kib, parse_shape
-
-PROBE = get_lab("ledger").probe
 
 
 def summary(data: Ledger) -> dict[str, Any]:
@@ -85,5 +82,5 @@ def ledger(module_expr: str, batch: int, input_shape: str | None, as_json: bool)
             kwargs["input_shape"] = parse_shape(input_shape)
         except ValueError as err:
             raise click.BadParameter(str(err), param_hint="--input-shape") from None
-    data = probe_data(Ledger, PROBE, timeout=20.0, memory_mb=2048, **kwargs)
+    data = probe_data(Ledger, "ledger", **kwargs)
     echo_lab(data, as_json, render, summary)

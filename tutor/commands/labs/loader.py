@@ -8,10 +8,8 @@ from typing import Any
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_loader import MAX_SAMPLES, MAX_WORKERS, LoaderRun
 
-PROBE = get_lab("loader").probe
 #: the keys of the JSON contract, in order
 KEYS = ("samples", "batch", "drop_last", "batches", "full", "last", "steps_per_epoch", "timeline")
 
@@ -51,9 +49,7 @@ def loader(samples: int, batch: int, drop_last: bool, workers: int, as_json: boo
     """Iterate a real DataLoader over N samples and show its batches and who made them."""
     data = probe_data(
         LoaderRun,
-        PROBE,
-        timeout=120.0,
-        memory_mb=2048,
+        "loader",
         samples=samples,
         batch=batch,
         drop_last=drop_last,

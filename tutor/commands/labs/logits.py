@@ -7,10 +7,7 @@ from typing import Any
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_logits import LogitsResult, parse_logits
-
-PROBE = get_lab("logits").probe
 
 
 def summary(data: LogitsResult) -> dict[str, Any]:
@@ -72,9 +69,7 @@ def logits(logits_text: str, target: int, softmax_first: bool, as_json: bool) ->
         raise click.BadParameter(str(err), param_hint="--logits") from None
     data = probe_data(
         LogitsResult,
-        PROBE,
-        timeout=10.0,
-        memory_mb=1024,
+        "logits",
         logits=values,
         target_class=target,
         softmax_first=softmax_first,

@@ -7,10 +7,7 @@ from typing import Any
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace
-
-PROBE = get_lab("loop").probe
 
 
 def summary(trace: LoopTrace) -> dict[str, Any]:
@@ -84,5 +81,5 @@ def loop(problem: str, bug: str, lr: float | None, steps: int | None, as_json: b
         kwargs["lr"] = lr
     if steps is not None:
         kwargs["steps"] = steps
-    trace = probe_data(LoopTrace, PROBE, timeout=60.0, memory_mb=2048, **kwargs)
+    trace = probe_data(LoopTrace, "loop", **kwargs)
     echo_lab(trace, as_json, render, summary)

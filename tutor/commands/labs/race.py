@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_race import MAX_N, OPS, Race
-
-PROBE = get_lab("race").probe
 
 
 def render(data: Race) -> str:
@@ -42,5 +39,5 @@ def render(data: Race) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def race(n: int, op: str, dim: int, as_json: bool) -> None:
     """Time a per-sample Python loop against one batched op on the same data."""
-    data = probe_data(Race, PROBE, timeout=120.0, memory_mb=2048, op=op, n=n, dim=dim)
+    data = probe_data(Race, "race", op=op, n=n, dim=dim)
     echo_lab(data, as_json, render)

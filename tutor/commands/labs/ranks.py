@@ -6,10 +6,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_ranks import MAX_DELAY_MS, MAX_WORLD, MIN_WORLD, OPS, Ranks
-
-PROBE = get_lab("ranks").probe
 
 
 def numbers(text: str) -> list[float]:
@@ -63,9 +60,7 @@ def ranks(
     """Run one collective on N real gloo ranks and show each rank's tensor and wait."""
     data = probe_data(
         Ranks,
-        PROBE,
-        timeout=60.0,
-        memory_mb=2048,
+        "ranks",
         world=world,
         op=op,
         values=numbers(values) or None,

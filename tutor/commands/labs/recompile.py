@@ -2,21 +2,16 @@
 headless, on the xla runtime.
 
 One step per batch size on the XLA device, torch_xla's compile counters read after each
-`torch_xla.sync()`. Without `--runtime`, the lab runs on the project's xla runtime (`.venv-xla`,
-built by `make xla-runtime`).
+`torch_xla.sync()`. The lab's row names the xla runtime (the one `make xla-runtime` builds, or
+`TUTOR_RUNTIME_XLA`, or `[runtimes.xla]` in config).
 """
 
 from __future__ import annotations
 
 import click
 
-from tutor.commands.context import open_sandbox
-from tutor.commands.labs.bridges import xla_runtime
-from tutor.commands.labs.common import echo_lab
-from tutor.content.labs import get_lab
+from tutor.commands.labs.common import echo_lab, probe_data
 from tutor.probes.data_recompile import DEFAULT_SIZES, Recompile, check_sizes, parse_sizes
-
-PROBE = get_lab("recompile").probe
 
 #: the mark drawn once per graph compiled so far
 BAR = "█"
@@ -57,16 +52,5 @@ def recompile(sizes: str, pad_to: int | None, as_json: bool) -> None:
         check_sizes(batch_sizes, pad_to)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
-    runtime = xla_runtime()
-    if runtime is None:
-        raise click.ClickException(
-            "the recompilation lab runs on the xla runtime: build it with `make xla-runtime` "
-            "(or name one with `tutor --runtime xla`)"
-        )
-    with open_sandbox(runtime=runtime) as sandbox:
-        result = sandbox.call(
-            PROBE, timeout=300.0, memory_mb=8192, sizes=batch_sizes, pad_to=pad_to
-        )
-    if not result.ok:
-        raise click.ClickException(result.message)
-    echo_lab(Recompile.model_validate(result.value), as_json, render)
+    data = probe_data(Recompile, "recompile", sizes=batch_sizes, pad_to=pad_to)
+    echo_lab(data, as_json, render)

@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_stride_map import StrideMap, index_names
-
-PROBE = get_lab("stride").probe
 
 
 def render(data: StrideMap) -> str:
@@ -59,9 +56,7 @@ def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
     """Map every element of the tensor EXPR to its place in storage."""
     data = probe_data(
         StrideMap,
-        PROBE,
-        timeout=10.0,
-        memory_mb=1024,
+        "stride",
         expr=expr,
         setup=setup,
         view=view_shape,

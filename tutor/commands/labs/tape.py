@@ -5,10 +5,7 @@ from __future__ import annotations
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_tape import Tape, fmt
-
-PROBE = get_lab("tape").probe
 
 
 def contract(data: Tape) -> dict:
@@ -52,5 +49,5 @@ def render(data: Tape) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
 def tape(code: str, as_json: bool) -> None:
     """Step the backward pass of CODE (forward code ending in a scalar assigned to a name)."""
-    data = probe_data(Tape, PROBE, timeout=30.0, memory_mb=1024, code=code)
+    data = probe_data(Tape, "tape", code=code)
     echo_lab(data, as_json, render, contract)

@@ -13,21 +13,13 @@ from pathlib import Path
 import click
 
 from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.content.labs import get_lab
 from tutor.probes.data_train import BACKENDS, TrainRun
 from tutor.settings import home_dir
-
-PROBE = get_lab("train").probe
 
 
 def checkpoint_path() -> Path:
     """Where the last run's checkpoint is kept."""
     return home_dir() / "labs" / "train-checkpoint.pt"
-
-
-def time_limit(epochs: int, backend: str) -> float:
-    """Seconds a run of ``epochs`` may take in the sandbox (compiling costs extra up front)."""
-    return (300.0 if backend == "compile" else 30.0) + 15.0 * epochs
 
 
 def render(data: TrainRun) -> str:
@@ -80,10 +72,7 @@ def train(
     config = config_file.read_text() if config_file is not None else None
     data = probe_data(
         TrainRun,
-        PROBE,
-        timeout=time_limit(epochs, backend),
-        memory_mb=2048,
-        profile="compile" if backend == "compile" else None,
+        "train",
         config=config,
         epochs=epochs,
         backend=backend,

@@ -11,8 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Header, Input, Static, TextArea
 
-from tutor.content.labs import get_lab
-from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench, limits_for
+from tutor.probes.data_bench import DEFAULT_CODE, MAX_THREADS, Bench
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bench.bench_clocks import BenchClocks
 from tutor.ui.labs.bench.bench_profile import BenchProfile
@@ -20,7 +19,6 @@ from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("bench").probe
 WHY = (
     "The first call pays for everything that happens once; one naive reading is one sample of "
     "a noisy clock, on however many threads torch happened to use. The Timer warms up, pins the "
@@ -41,6 +39,7 @@ def preset_code(preset: dict[str, str]) -> str:
 class BenchLab(LabScreen):
     """The benchmark lab. Preset keys: ``code`` (defines ``fn``), ``threads``."""
 
+    LAB = "bench"
     CSS_PATH = Path(__file__).with_name("bench.tcss")
     ERROR_LINE = "#bench-error"
     BINDINGS = [
@@ -102,15 +101,11 @@ class BenchLab(LabScreen):
     async def run_bench(self, code: str, threads: int) -> None:
         """Time ``fn`` in the sandbox (a few seconds)."""
         data = await self.run_probe(
-            PROBE,
             Bench,
             busy=f"timing fn: first call, naive clock, Timer on {threads} thread(s), profiler",
             hint="fix the code, then ctrl+r to time it again",
-            timeout=60.0,
-            memory_mb=2048,
             code=code,
             threads=threads,
-            **limits_for(code),
         )
         if data is not None:
             self.show(data)

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Header, Select, Static, TabbedContent, TabPane, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_bridges import DEFAULT_CODE, SUM_CODE, Bridges
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bridges.bridges_ledger import BridgesLedger
@@ -20,7 +19,6 @@ from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("bridges").probe
 EXAMPLES = {"a small MLP": DEFAULT_CODE, "a full x.sum()": SUM_CODE}
 IDLE = "edit the code (it defines model, args and optionally forward), then ctrl+r"
 
@@ -28,6 +26,7 @@ IDLE = "edit the code (it defines model, args and optionally forward), then ctrl
 class BridgesLab(LabScreen):
     """The two-bridge ledger. Preset keys: ``code``, or ``example`` (a key of ``EXAMPLES``)."""
 
+    LAB = "bridges"
     CSS_PATH = Path(__file__).with_name("bridges.tcss")
     ERROR_LINE = "#bridges-error"
     BINDINGS = [
@@ -92,12 +91,9 @@ class BridgesLab(LabScreen):
     async def run_ledger(self, code: str) -> None:
         """The probe on the app's sandbox (compiling for XLA takes a while)."""
         data = await self.run_probe(
-            PROBE,
             Bridges,
             busy="running eager, torch_xla, its export and torchax (XLA compiles: seconds)",
             hint=IDLE,
-            timeout=300.0,
-            memory_mb=8192,
             code=code,
         )
         if data is not None:

@@ -11,14 +11,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Header, Static, TabbedContent, TabPane
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_checkpoint import Checkpoint
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.checkpoint.checkpoint_panels import DevicePanel, PickledPanel, RoundTripPanel
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("checkpoint").probe
 #: preset "tab" value -> tab id
 TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle"}
 
@@ -26,6 +24,7 @@ TABS = {"device": "tab-device", "state_dict": "tab-state", "pickle": "tab-pickle
 class CheckpointLab(LabScreen):
     """The device & checkpoint lab. Preset key: ``tab`` (``device``, ``state_dict``, ``pickle``)."""
 
+    LAB = "checkpoint"
     CSS_PATH = Path(__file__).with_name("checkpoint.tcss")
     ERROR_LINE = "#checkpoint-error"
     BINDINGS = [
@@ -69,12 +68,9 @@ class CheckpointLab(LabScreen):
     async def probe(self) -> None:
         """Run all three demonstrations in the sandbox."""
         data = await self.run_probe(
-            PROBE,
             Checkpoint,
             busy="saving and loading in the sandbox",
             hint="ctrl+r runs it again",
-            timeout=20.0,
-            memory_mb=1024,
         )
         if data is not None:
             self.show(data)

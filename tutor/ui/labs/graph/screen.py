@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Static, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_graph import GraphView
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.graph.graph_tables import ROLE_STYLE, NodeTable, OpDiffTable
@@ -24,7 +23,6 @@ DEFAULT_CODE = (
     "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\n"
     "args = (torch.randn(3, 4),)"
 )
-PROBE = get_lab("graph").probe
 
 
 def signature_text(data: GraphView) -> Text:
@@ -49,6 +47,7 @@ class GraphLab(LabScreen):
     """The graph viewer. Preset keys: ``code`` (defines ``model`` and ``args``), or ``setup``
     (a drill's setup, used as the starting code)."""
 
+    LAB = "graph"
     CSS_PATH = Path(__file__).with_name("graph.tcss")
     ERROR_LINE = "#graph-error"
     BINDINGS = [
@@ -96,12 +95,9 @@ class GraphLab(LabScreen):
     async def probe(self) -> None:
         """Export the current code in the sandbox."""
         data = await self.run_probe(
-            PROBE,
             GraphView,
             busy="exporting and decomposing",
             hint="fix the code and press ctrl+r",
-            timeout=60.0,
-            memory_mb=2048,
             code=self.code,
         )
         if data is not None:

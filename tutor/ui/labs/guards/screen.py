@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Header, Static, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_guards import BACKENDS, GuardReport
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.guards.guards_panels import EventTable, guards_text, ops_text
@@ -27,13 +26,13 @@ DEFAULT_CODE = (
     "    return y.cos()\n\n"
     "calls = [(torch.randn(4), 2), (torch.randn(4), 3), (torch.randn(5), 3)]"
 )
-PROBE = get_lab("guards").probe
 
 
 class GuardsLab(LabScreen):
     """The guard viewer. Preset keys: ``code`` (defines ``f`` and ``calls``) or ``setup``,
     ``backend`` (eager, aot_eager or inductor)."""
 
+    LAB = "guards"
     CSS_PATH = Path(__file__).with_name("guards.tcss")
     ERROR_LINE = "#guards-error"
     BINDINGS = [
@@ -88,17 +87,12 @@ class GuardsLab(LabScreen):
     @work(exclusive=True)
     async def probe(self) -> None:
         """Run the current code through torch.compile in the sandbox."""
-        limits = {"profile": "compile"} if self.backend == "inductor" else {}
         data = await self.run_probe(
-            PROBE,
             GuardReport,
             busy=f"compiling with the {self.backend} backend and calling",
             hint="fix the code and press ctrl+r",
-            timeout=60.0,
-            memory_mb=2048,
             code=self.code,
             backend=self.backend,
-            **limits,
         )
         if data is not None:
             self.show(data)

@@ -15,15 +15,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Input, Label, Select, Static, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_ledger import Ledger, parse_shape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ledger.ledger_table import LedgerTable
 from tutor.ui.labs.ledger.ledger_totals import LedgerTotals
 from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.key_footer import KeyFooter
-
-PROBE = get_lab("ledger").probe
 
 #: example name -> code the learner can start from (counted for real when chosen)
 EXAMPLES: dict[str, str] = {
@@ -60,6 +57,7 @@ class LedgerLab(LabScreen):
     ``input_shape`` (one sample, e.g. ``784`` or ``3,32,32``).
     """
 
+    LAB = "ledger"
     CSS_PATH = Path(__file__).with_name("ledger.tcss")
     BINDINGS = [
         Binding("escape", "close", "Close"),
@@ -103,7 +101,7 @@ class LedgerLab(LabScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.title = get_lab("ledger").title
+        self.title = self.lab.title
         self.query_one("#ledger-code").border_title = "module (last line builds it; ctrl+r counts)"
         self.query_one(LedgerTotals).border_title = "totals"
         if self.ledger is None:
@@ -132,7 +130,7 @@ class LedgerLab(LabScreen):
         kwargs: dict[str, object] = {"code": code, "batch": batch}
         if shape:
             kwargs["input_shape"] = shape
-        ledger, error = await self.ask(PROBE, Ledger, timeout=10.0, memory_mb=2048, **kwargs)
+        ledger, error = await self.ask(Ledger, **kwargs)
         if ledger is None:
             # the probe's own ValueErrors are plain sentences ("syntax error on line 1: ...")
             self._error(error.removeprefix("ValueError: "))

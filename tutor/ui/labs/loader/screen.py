@@ -12,14 +12,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Header, Input, Select, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_loader import MAX_SAMPLES, MAX_WORKERS, LoaderRun
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loader.loader_timeline import LoaderTimeline, lane_name
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
-
-PROBE = get_lab("loader").probe
 
 
 def parse_count(text: str, name: str, low: int, high: int) -> int | str:
@@ -55,6 +52,7 @@ class LoaderLab(LabScreen):
     """The DataLoader timeline. Preset keys: ``samples``, ``batch``, ``workers`` and
     ``drop_last`` (``1``/``true``)."""
 
+    LAB = "loader"
     CSS_PATH = Path(__file__).with_name("loader.tcss")
     ERROR_LINE = "#loader-error"
     BINDINGS = [
@@ -122,12 +120,9 @@ class LoaderLab(LabScreen):
     async def run_loader(self, samples: int, batch: int, workers: int, drop_last: bool) -> None:
         """Iterate the loader in the sandbox (workers are real processes: a second or two)."""
         data = await self.run_probe(
-            PROBE,
             LoaderRun,
             busy=f"loading {samples} samples in batches of {batch} on {workers} workers",
             hint="change the choices, then ctrl+r to run again",
-            timeout=120.0,
-            memory_mb=2048,
             samples=samples,
             batch=batch,
             drop_last=drop_last,

@@ -16,7 +16,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Header, Input, Label, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_logits import LogitsResult, parse_logits
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.logits.logits_bars import LogitsBars
@@ -24,7 +23,6 @@ from tutor.ui.labs.logits.logits_summary import LogitsSummary
 from tutor.ui.labs.logits.logits_sweep import LogitsSweep
 from tutor.ui.widgets.key_footer import KeyFooter
 
-PROBE = get_lab("logits").probe
 SETTLE = 0.05
 """seconds to wait for more key presses before asking the sandbox (a burst costs one run)."""
 
@@ -36,6 +34,7 @@ class LogitsLab(LabScreen):
     ``softmax_first`` (``"1"`` to start with the bug switched on).
     """
 
+    LAB = "logits"
     CSS_PATH = Path(__file__).with_name("logits.tcss")
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
@@ -82,7 +81,7 @@ class LogitsLab(LabScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.title = get_lab("logits").title
+        self.title = self.lab.title
         self.query_one(LogitsBars).border_title = "classes"
         self.query_one(LogitsSummary).border_title = "cross-entropy, two ways"
         self.query_one(LogitsBars).focus()
@@ -106,10 +105,7 @@ class LogitsLab(LabScreen):
             await asyncio.sleep(SETTLE)
         status = self.query_one("#logits-status", Static)
         data, error = await self.ask(
-            PROBE,
             LogitsResult,
-            timeout=10.0,
-            memory_mb=1024,
             logits=list(self.logits),
             target_class=self.target,
             softmax_first=self.softmax_first,

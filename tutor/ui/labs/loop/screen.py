@@ -16,7 +16,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Input, Label, Select, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loop.loop_code import LoopCode
@@ -27,7 +26,6 @@ from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.loss_curve import LossCurve
 
-PROBE = get_lab("loop").probe
 FPS = 20
 SPEEDS = (10, 50, 200, 500, 1000)
 """playback speeds in steps per second."""
@@ -45,6 +43,7 @@ class LoopLab(LabScreen):
     ``play`` ("1": start playing once loaded).
     """
 
+    LAB = "loop"
     CSS_PATH = Path(__file__).with_name("loop.tcss")
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -117,7 +116,7 @@ class LoopLab(LabScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.title = get_lab("loop").title
+        self.title = self.lab.title
         self.query_one(LoopCode).border_title = "the loop"
         self.query_one(LoopDiagnosis).border_title = "diagnosis"
         self.query_one("#loop-setup", Static).border_title = "set-up (ran first)"
@@ -158,7 +157,7 @@ class LoopLab(LabScreen):
         self.chosen = (options["problem"], options["bug"])
         diagnosis.error, diagnosis.finding = "", None
         self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
-        trace, error = await self.ask(PROBE, LoopTrace, timeout=30.0, memory_mb=2048, **options)
+        trace, error = await self.ask(LoopTrace, **options)
         if trace is None:
             self.trace = None
             diagnosis.error = error

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Input, Select, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_race import MAX_N, OPS, Race
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.race.race_bars import RaceBars
@@ -20,7 +19,6 @@ from tutor.ui.labs.race.race_table import RaceTable
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("race").probe
 WHY = (
     "Every iteration of the loop goes through the interpreter and the dispatcher again; the "
     "batched op pays that toll once and spends the rest in one kernel. The gap follows the "
@@ -31,6 +29,7 @@ WHY = (
 class RaceLab(LabScreen):
     """The dispatch race. Preset keys: ``n`` (batch size), ``op`` (one of ``OPS``)."""
 
+    LAB = "race"
     CSS_PATH = Path(__file__).with_name("race.tcss")
     ERROR_LINE = "#race-error"
     BINDINGS = [
@@ -89,12 +88,9 @@ class RaceLab(LabScreen):
     async def run_race(self, n: int, op: str) -> None:
         """Time both sides in the sandbox (a few seconds)."""
         data = await self.run_probe(
-            PROBE,
             Race,
             busy=f"racing {op} with N={n:,} (timing takes a few seconds)",
             hint="",
-            timeout=60.0,
-            memory_mb=1536,
             op=op,
             n=n,
         )

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Input, Select, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_ranks import MAX_WORLD, MIN_WORLD, OPS, Ranks
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.ranks.ranks_table import RanksTable
@@ -20,7 +19,6 @@ from tutor.ui.labs.ranks.ranks_timeline import RanksTimeline
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("ranks").probe
 NONE = "none"
 
 
@@ -47,6 +45,7 @@ class RanksLab(LabScreen):
     """The rank timeline. Preset keys: ``world``, ``op``, ``values`` (``1,2,3,4``), ``slow`` and
     ``skip`` (a rank number)."""
 
+    LAB = "ranks"
     CSS_PATH = Path(__file__).with_name("ranks.tcss")
     ERROR_LINE = "#ranks-error"
     BINDINGS = [
@@ -129,12 +128,9 @@ class RanksLab(LabScreen):
             " (one rank skips it: the others wait for the 2 s timeout)" if skip is not None else ""
         )
         data = await self.run_probe(
-            PROBE,
             Ranks,
             busy=f"starting {world} gloo ranks for {op}{wait}",
             hint="change the choices, then ctrl+r to run again",
-            timeout=60.0,
-            memory_mb=2048,
             world=world,
             op=op,
             values=values,

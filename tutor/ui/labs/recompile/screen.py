@@ -14,14 +14,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Button, Header, Input, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_recompile import DEFAULT_SIZES, Recompile, check_sizes, parse_sizes
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.recompile.recompile_steps import CompileSteps
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("recompile").probe
 IDLE = "batch sizes, a size to pad to (blank: the largest), then ctrl+r"
 
 
@@ -60,6 +58,7 @@ def verdict(plain: Recompile, padded: Recompile) -> Text:
 class RecompileLab(LabScreen):
     """The recompilation counter. Preset keys: ``sizes`` (``3,5,7,5``) and ``pad_to``."""
 
+    LAB = "recompile"
     CSS_PATH = Path(__file__).with_name("recompile.tcss")
     ERROR_LINE = "#recompile-error"
     BINDINGS = [
@@ -122,24 +121,18 @@ class RecompileLab(LabScreen):
         padded_view.heading = f"padded to {pad}"
         self.query_one("#recompile-verdict", Static).update("")
         plain = await self.run_probe(
-            PROBE,
             Recompile,
             busy=f"{len(sizes)} steps as the batches come (each new shape compiles: seconds)",
             hint=IDLE,
-            timeout=300.0,
-            memory_mb=8192,
             sizes=sizes,
         )
         if plain is None:
             return
         plain_view.data = plain
         padded = await self.run_probe(
-            PROBE,
             Recompile,
             busy=f"the same {len(sizes)} steps padded to {pad} rows",
             hint=IDLE,
-            timeout=300.0,
-            memory_mb=8192,
             sizes=sizes,
             pad_to=pad,
         )

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Header, Input, Static
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_stride_map import StrideMap
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.stride.stride_facts import StrideFacts, ViewVerdict
@@ -22,7 +21,6 @@ from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_EXPR = "torch.randn(2, 3, 4).permute(2, 0, 1)"
-PROBE = get_lab("stride").probe
 
 
 def last_name(code: str) -> str | None:
@@ -44,6 +42,7 @@ def last_name(code: str) -> str | None:
 class StrideLab(LabScreen):
     """The stride map. Preset keys: ``expr``, ``setup`` (a drill's setup code), ``view``."""
 
+    LAB = "stride"
     CSS_PATH = Path(__file__).with_name("stride.tcss")
     ERROR_LINE = "#stride-error"
     BINDINGS = [
@@ -101,12 +100,9 @@ class StrideLab(LabScreen):
     async def probe(self) -> None:
         """Run the stride-map probe on the current expression in the sandbox."""
         data = await self.run_probe(
-            PROBE,
             StrideMap,
             busy=f"running {self.expr}",
             hint="fix the expression and press enter",
-            timeout=5.0,
-            memory_mb=768,
             expr=self.expr,
             setup=self.setup,
             view=self.view_shape,

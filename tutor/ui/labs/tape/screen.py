@@ -11,7 +11,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_tape import Tape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.tape.tape_graph import TapeGraph
@@ -21,13 +20,13 @@ from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
-PROBE = get_lab("tape").probe
 
 
 class TapeLab(LabScreen):
     """The tape stepper. Preset keys: ``code`` (forward code), or ``setup`` (a drill's setup,
     used as the starting code)."""
 
+    LAB = "tape"
     CSS_PATH = Path(__file__).with_name("tape.tcss")
     ERROR_LINE = "#tape-error"
     BINDINGS = [
@@ -84,12 +83,9 @@ class TapeLab(LabScreen):
     async def probe(self) -> None:
         """Record the tape of the current code in the sandbox."""
         data = await self.run_probe(
-            PROBE,
             Tape,
             busy="running forward and backward",
             hint="fix the code and press ctrl+r",
-            timeout=15.0,
-            memory_mb=768,
             code=self.code,
         )
         if data is not None:

@@ -12,7 +12,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Header, Input, Select, Static, TextArea
 
-from tutor.content.labs import get_lab
 from tutor.probes.data_train import BACKENDS, DEFAULT_CONFIG, Epoch, TrainRun
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.train.train_curves import AccuracyCurve
@@ -22,7 +21,6 @@ from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.loss_curve import LossCurve
 from tutor.ui.widgets.run_status import RunStatus
 
-PROBE = get_lab("train").probe
 MAX_EPOCHS = 50
 IDLE = "edit the config, then ctrl+r trains from scratch; ctrl+e resumes from the checkpoint"
 
@@ -30,6 +28,7 @@ IDLE = "edit the config, then ctrl+r trains from scratch; ctrl+e resumes from th
 class TrainLab(LabScreen):
     """The training run. Preset keys: ``epochs``, ``backend`` (one of ``BACKENDS``)."""
 
+    LAB = "train"
     CSS_PATH = Path(__file__).with_name("train.tcss")
     ERROR_LINE = "#train-error"
     BINDINGS = [
@@ -131,17 +130,14 @@ class TrainLab(LabScreen):
             self.reset()
         chunks = [epochs] if backend == "compile" else [1] * epochs
         first = (self.done[-1].epoch if self.done else 0) + 1
+        last = first + epochs - 1
         for chunk in chunks:
             upto = first + chunk - 1
             label = f"epoch {first}" if chunk == 1 else f"epochs {first}-{upto}"
             data = await self.run_probe(
-                PROBE,
                 TrainRun,
-                busy=f"training {label} of {first + epochs - 1 if fresh else upto} ({backend})",
+                busy=f"training {label} of {last} ({backend})",
                 hint="fix the config, then train again",
-                timeout=(300.0 if backend == "compile" else 30.0) + 15.0 * chunk,
-                memory_mb=2048,
-                profile="compile" if backend == "compile" else None,
                 config=config,
                 epochs=chunk,
                 backend=backend,
