@@ -4,7 +4,8 @@ Anything the tutor did not write itself (learner output, exception messages carr
 pack titles, prompts, hints) may hold escape sequences that retitle the window, clear the
 screen, plant hyperlinks or rewrite what was printed before. ``strip_controls`` removes them:
 CSI, OSC (hyperlinks and title changes included), DCS/SOS/PM/APC strings, other two-byte escapes
-and every C0/C1 control character except newline and tab. Torch-free and import-light: the
+and every C0/C1 control character except newline and tab. ``keep_tail`` caps error text by
+keeping its end, where the cause is. Torch-free and import-light: the
 content layer, the sandbox supervisor, the CLI and the UI all use it.
 
 ``SafeStream`` wraps ``sys.stdout``/``sys.stderr`` for the CLI so every line any subcommand
@@ -42,6 +43,17 @@ def strip_controls(text: str) -> str:
     if not _ANY.search(text):  # the common case: nothing to strip
         return text
     return _CONTROL.sub("", text.replace("\r\n", "\n"))
+
+
+def keep_tail(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters by dropping from its beginning: the end of
+    an error is where its cause is (a compiler's last lines). A short first line (the error's
+    summary, at most a quarter of ``limit``) is kept; "…" marks what was dropped."""
+    if len(text) <= limit:
+        return text
+    first, newline, _ = text.partition("\n")
+    head = first + "\n…" if newline and len(first) <= limit // 4 else "…"
+    return head + text[len(text) - (limit - len(head)) :]
 
 
 def strip_all(data: Any) -> Any:

@@ -7,6 +7,17 @@ import sys
 
 import click
 
+from tutor.sandbox.limits import PROFILES
+
+
+def _floors() -> str:
+    """The profiles' floors, as --help shows them."""
+    said = []
+    for name, floors in PROFILES.items():
+        if floors:
+            said.append(f"{name}: " + ", ".join(f"{k} >= {v:g}" for k, v in floors.items()))
+    return "; ".join(said)
+
 
 @click.command("exec")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
@@ -14,6 +25,14 @@ import click
 @click.option("--memory-mb", type=int, default=1024, show_default=True, help="Memory allowed.")
 @click.option(
     "--output-limit", type=int, default=65536, show_default=True, help="Bytes per stream."
+)
+@click.option(
+    "--limits",
+    "profile",
+    type=click.Choice(list(PROFILES)),
+    default="default",
+    show_default=True,
+    help=f"Limits profile: the options above, raised to its floors ({_floors()}).",
 )
 @click.option("--runtime", default=None, help="Sandbox runtime: a name from config or a Python.")
 @click.option(
@@ -30,6 +49,7 @@ def execute(
     timeout: float,
     memory_mb: int,
     output_limit: int,
+    profile: str,
     runtime: str | None,
     containment: str | None,
     as_json: bool,
@@ -39,7 +59,9 @@ def execute(
 
     code = file.read()
     with open_sandbox(ctx, runtime=runtime, containment=containment) as box:
-        result = box.run(code, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit)
+        result = box.run(
+            code, timeout=timeout, memory_mb=memory_mb, output_limit=output_limit, profile=profile
+        )
     if as_json:
         data = result.model_dump(mode="json")
         if data["exception"] is not None:

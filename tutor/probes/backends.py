@@ -17,6 +17,8 @@ import sysconfig
 
 import torch
 
+from tutor.safe_text import keep_tail
+
 
 def _version(dist: str) -> str | None:
     try:
@@ -40,7 +42,7 @@ def _xla() -> dict:
         runtime = importlib.import_module("torch_xla.runtime")
         info["device_type"] = runtime.device_type()
     except Exception as exc:  # noqa: BLE001 - reported, not raised
-        info["detail"] = f"{type(exc).__name__}: {exc}"[:300]
+        info["detail"] = keep_tail(f"{type(exc).__name__}: {exc}", 300)
     return info
 
 

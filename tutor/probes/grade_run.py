@@ -9,6 +9,8 @@ from typing import Any
 
 import torch
 
+from tutor.safe_text import keep_tail
+
 #: errors in a drill's own code that mean the drill is broken, not that torch raised
 AUTHORING_ERRORS = (NameError, SyntaxError, ImportError)
 
@@ -72,7 +74,7 @@ def describe_error(exc: BaseException, filename: str) -> dict[str, Any]:
         message = exc.msg
     return {
         "type": type(exc).__name__,
-        "message": message[:2000],
+        "message": keep_tail(message, 2000),
         "line": error_line(exc, filename),
     }
 

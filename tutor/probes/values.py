@@ -21,6 +21,8 @@ from typing import Any
 
 import torch
 
+from tutor.safe_text import keep_tail
+
 MAX_ELEMENTS = 4096
 MAX_ITEMS = 1000
 
@@ -85,7 +87,7 @@ def _values_or_none(t: torch.Tensor, is_sparse: bool) -> Any:
 
 def encode_exception(exc: BaseException) -> dict[str, Any]:
     """An exception as ``{"type": "exception", "name", "message"}``."""
-    return {"type": "exception", "name": type(exc).__name__, "message": str(exc)[:2000]}
+    return {"type": "exception", "name": type(exc).__name__, "message": keep_tail(str(exc), 2000)}
 
 
 def encode(obj: Any, depth: int = 0) -> dict[str, Any]:

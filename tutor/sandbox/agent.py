@@ -25,6 +25,7 @@ from typing import NoReturn
 
 import torch
 
+from tutor.safe_text import keep_tail
 from tutor.sandbox import mpmain, syscalls
 from tutor.sandbox.containment import RUN_KEEPS
 from tutor.sandbox.limits import Limits, apply_rlimits
@@ -51,6 +52,10 @@ MEMORY_SIGNS = (
     "out of memory",
     "RESOURCE_EXHAUSTED",
 )
+#: characters of an exception's message and traceback reported (their ends: the cause of a
+#: compiler's failure is in its last lines)
+MESSAGE_LIMIT = 4000
+TRACEBACK_LIMIT = 8000
 #: whether each run reseeds torch's default generator (set by the zygote at start-up)
 RESEED_TORCH = False
 #: exit codes that carry a run's outcome to the zygote. The status of a run comes from its
@@ -409,4 +414,5 @@ def _describe(exc: BaseException, request: JsonObject) -> dict[str, str]:
     text = ("Traceback (most recent call last):\n" + "".join(lines) if lines else "") + head
     if isinstance(exc, SyntaxError) and exc.text:
         text = f'  File "{ANSWER}", line {exc.lineno}\n    {exc.text.strip()}\n{head}'
-    return {"type": _safe_name(exc), "message": message[:4000], "traceback": text[-8000:]}
+    message, text = keep_tail(message, MESSAGE_LIMIT), keep_tail(text, TRACEBACK_LIMIT)
+    return {"type": _safe_name(exc), "message": message, "traceback": text}

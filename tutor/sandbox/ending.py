@@ -10,6 +10,7 @@ import os
 import signal
 from dataclasses import dataclass
 
+from tutor.sandbox.limit_signs import limit_crossed
 from tutor.sandbox.limits import MB, Limits
 from tutor.sandbox.protocol import JsonObject
 
@@ -103,9 +104,11 @@ def _by_exit_code(code: int, result: JsonObject, limits: Limits) -> tuple[str, s
         return "output_limit", f"wrote a file larger than {size_text(limits.file_mb * MB)}"
     exc = result.get("exception") or {}
     if kind == "error" and result.get("raised") is True and exc:
-        return "error", _one_line(
-            f"raised {exc.get('type', 'an exception')}: {exc.get('message', '')}"
-        )
+        raised = f"raised {exc.get('type', 'an exception')}: {exc.get('message', '')}"
+        crossed = limit_crossed(f"{exc.get('message', '')}\n{exc.get('traceback', '')}", limits)
+        if crossed is not None:  # never cut off: the first line is shortened instead
+            return "error", f"{_one_line(raised, 120)} — {crossed}"
+        return "error", _one_line(raised)
     return "error", "raised an exception (its report did not arrive intact)"
 
 

@@ -14,6 +14,7 @@ import time
 from typing import Any, Unpack, cast
 
 from tutor.paths import PROJECT_ROOT
+from tutor.safe_text import keep_tail
 from tutor.sandbox import containment, protocol
 from tutor.sandbox.limits import Limits, MoreLimits, with_profile
 from tutor.sandbox.result import ExceptionInfo, RunResult, Status
@@ -29,9 +30,10 @@ LINE_LIMIT = 256 * 1024 * 1024
 
 
 def _clean_text(value: object, limit: int) -> str:
-    """A string from the runtime, safe to show: controls stripped, length capped."""
+    """A string from the runtime, safe to show: controls stripped, length capped by keeping
+    its end (where an error's cause is)."""
     text = value if isinstance(value, str) else ("" if value is None else str(value))
-    return clean_output(text[:limit].encode("utf-8", "replace"))
+    return clean_output(keep_tail(text, limit).encode("utf-8", "replace"))
 
 
 class SandboxError(RuntimeError):
@@ -335,7 +337,7 @@ class AsyncSandbox:
             )
         return RunResult(
             status=status,
-            reason=_clean_text(reply.get("reason"), 300),
+            reason=_clean_text(reply.get("reason"), 500),
             stdout=clean_output(protocol.unpack_bytes(reply.get("stdout"))[: limits.output_limit]),
             stderr=clean_output(protocol.unpack_bytes(reply.get("stderr"))[: limits.output_limit]),
             exception=exc if isinstance(exc, ExceptionInfo) else None,
