@@ -32,14 +32,15 @@ def test_predict_json_contract():
     assert data["status"] == "correct" and data["correct"] is True
 
 
-def test_seed_replays_params_and_default_seed_is_printed():
+def test_seed_replays_params_and_a_drawn_seed_is_in_the_json():
     args = ("grading-basics/permute-strides", "--answer", "(1, 2, 3)", "--json")
     a = json.loads(drill_run(*args, "--seed", "17").stdout)
     b = json.loads(drill_run(*args, "--seed", "17").stdout)
     assert a["params"] == b["params"] and a["expected"] == b["expected"]
     out = drill_run(*args)
     seed = json.loads(out.stdout)["seed"]
-    assert f"seed {seed}" in out.stderr
+    replay = json.loads(drill_run(*args, "--seed", str(seed)).stdout)
+    assert replay["params"] == json.loads(out.stdout)["params"]
 
 
 def test_order_answer_from_a_file_and_wrong_verdict_exits_0(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -20,7 +21,7 @@ def _answer_text(answer: str | None, answer_file: Path | None) -> str:
 
 
 @click.command("run")
-@click.argument("drill_id")
+@click.argument("drill_id", required=False)
 @click.option("--answer", default=None, help="The answer (order: lines in order, one per line).")
 @click.option(
     "--answer-file",
@@ -30,39 +31,61 @@ def _answer_text(answer: str | None, answer_file: Path | None) -> str:
 )
 @click.option("--seed", type=int, default=None, help="Replay the params of this seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--batch",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    help="Grade many answers on one sandbox: FILE holds JSON lines {id, seed, answer} (or "
+    "answer_file instead of answer); '-' reads standard input. Prints one JSON line per answer.",
+)
 @click.pass_context
 def run(
     ctx: click.Context,
-    drill_id: str,
+    drill_id: str | None,
     answer: str | None,
     answer_file: Path | None,
     seed: int | None,
     as_json: bool,
+    batch: TextIO | None,
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced.
 
-    A drill declaring `runtime: xla` is graded on that runtime."""
+    A drill declaring `runtime: xla` is graded on that runtime. With --batch, every line of FILE
+    is graded on one warm sandbox (a fresh one costs seconds per command); exit 0 when every
+    line got a verdict, 1 when some line was refused (its JSON line says why)."""
+    if batch is not None:
+        if (
+            drill_id is not None
+            or answer is not None
+            or answer_file is not None
+            or seed is not None
+        ):
+            raise click.UsageError(
+                "--batch reads the drills, seeds and answers from FILE: "
+                "give no DRILL_ID, --answer, --answer-file or --seed with it"
+            )
+        from tutor.commands.drill_batch import grade_batch
+
+        ctx.exit(grade_batch(ctx, batch))
+    if drill_id is None:
+        raise click.UsageError("give a DRILL_ID to grade (or --batch FILE)")
     from tutor.commands.context import find_drill, load_catalog, open_sandbox, settings_of
-    from tutor.grading.engine import judge, plan, run_call
+    from tutor.grading.engine import grade as grade_answer
     from tutor.grading.variants import new_seed
+    from tutor.sandbox.pool import runtime_of
 
     text = _answer_text(answer, answer_file)
     catalog = load_catalog(ctx)
     ref = find_drill(catalog, drill_id)
     if seed is None:
-        seed = new_seed()
-        click.echo(f"seed {seed}", err=True)
-    p = plan(ref, text, seed)
-    result = None
-    if p.call is not None:
-        from tutor.sandbox.pool import runtime_of
-
-        runtime = runtime_of(ref.drill.runtime, settings_of(ctx).runtime)
-        with open_sandbox(ctx, runtime=runtime, needed_by=ref.full_id) as sandbox:
-            result = run_call(p, sandbox)
-    grade = judge(ref, p, text, result)
+        seed = new_seed()  # printed with the verdict, and in the JSON
+    runtime = runtime_of(ref.drill.runtime, settings_of(ctx).runtime)
+    with open_sandbox(ctx, runtime=runtime, needed_by=ref.full_id) as sandbox:
+        grade = grade_answer(ref, text, seed, sandbox)  # started only if the grading needs it
     if as_json:
-        click.echo(json.dumps(grade.contract()))
+        from tutor.commands.drill_batch import grade_json
+
+        click.echo(json.dumps(grade_json(grade)))
         return
     click.echo(f"{grade.drill} (seed {grade.seed}): {grade.status}")
     click.echo(grade.feedback)
