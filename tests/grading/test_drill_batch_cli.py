@@ -79,6 +79,7 @@ def test_batch_grades_every_kind_and_answers_a_bad_line_with_an_error(tmp_path):
         {"id": "grading-basics/outer", "seed": 2, "answer": NASTY},
         {"id": "grading-basics/outer", "seed": "2", "answer": OUTER},
         {"id": "grading-basics/outer", "anwser": OUTER},
+        {"id": "grading-basics/outer", "seed": 2**70, "answer": OUTER},
         {"id": "grading-basics/outer", "answer_file": "answers/none.py"},
         {
             "id": "grading-basics/five-lines",
@@ -91,7 +92,7 @@ def test_batch_grades_every_kind_and_answers_a_bad_line_with_an_error(tmp_path):
     done = tutor("--batch", str(batch))  # run from elsewhere: answer files are by the batch
     assert done.returncode == 1, done.stderr  # some lines were refused
     out = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11]  # the blank line: none
+    assert [o["line"] for o in out] == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]  # blank line: none
     by_line = {o["line"]: o for o in out}
     assert by_line[1]["status"] in ("correct", "wrong") and by_line[1]["seed"] == 17
     assert by_line[2]["correct"] is True
@@ -100,11 +101,12 @@ def test_batch_grades_every_kind_and_answers_a_bad_line_with_an_error(tmp_path):
     assert by_line[4]["drill"] == "grading-basics/outr"
     assert by_line[5]["feedback"] == "That is optimizer.zero_grad()."
     assert by_line[7]["status"] == "wrong" and not any(CONTROL & set(s) for s in strings(out))
-    assert by_line[8]["error"] == '"seed" must be a whole number, not "2"'
+    assert by_line[8]["error"] == '"seed" must be a whole number from 0 to 4294967295, not "2"'
     assert by_line[9]["error"].startswith("unknown key 'anwser' (known: id, seed, answer")
-    assert "cannot read the answer file" in by_line[10]["error"]
-    assert by_line[10]["drill"] == "grading-basics/outer"
-    assert by_line[11]["correct"] is True
+    assert by_line[10]["error"].endswith(f"not {2**70}")  # torch's seeds would overflow
+    assert "cannot read the answer file" in by_line[11]["error"]
+    assert by_line[11]["drill"] == "grading-basics/outer"
+    assert by_line[12]["correct"] is True
     # each verdict is drill run --json's object, plus its line
     single = json.loads(tutor("grading-basics/permute-strides", "--answer", "(1, 2, 3)",
                               "--seed", "17", "--json").stdout)  # fmt: skip
@@ -127,6 +129,11 @@ def test_batch_reads_standard_input_and_exits_0_when_every_line_is_graded(tmp_pa
     assert [o["line"] for o in out] == [1, 2, 3]
     assert all(o["correct"] for o in out), out
     assert isinstance(out[1]["seed"], int)  # drawn, and reported
+
+
+def test_a_seed_out_of_range_is_a_usage_error():
+    done = tutor("grading-basics/outer", "--answer", OUTER, "--seed", str(2**63))
+    assert done.returncode == 2 and "is not in the range 0<=x<=4294967295" in done.stderr
 
 
 def test_batch_takes_nothing_else():

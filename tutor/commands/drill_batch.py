@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from tutor.sandbox.pool import SandboxPool
 
 KEYS = ("id", "seed", "answer", "answer_file")
+#: the largest seed a command accepts (the tutor draws below 2**31; far larger ones overflow
+#: the 64-bit seeds torch and the checks derive from them)
+MAX_SEED = 2**32 - 1
 
 
 class BadLine(Exception):
@@ -108,8 +111,10 @@ def read_fields(raw: str) -> dict[str, Any]:
         if key in data and not isinstance(data[key], str):
             raise BadLine(f'"{key}" must be a string, not {type(data[key]).__name__}')
     seed = data.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise BadLine(f'"seed" must be a whole number, not {json.dumps(seed)}')
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+    ):
+        raise BadLine(f'"seed" must be a whole number from 0 to {MAX_SEED}, not {json.dumps(seed)}')
     return data
 
 

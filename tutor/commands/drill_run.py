@@ -29,7 +29,12 @@ def _answer_text(answer: str | None, answer_file: Path | None) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Read the answer from a file.",
 )
-@click.option("--seed", type=int, default=None, help="Replay the params of this seed.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**32 - 1),
+    default=None,
+    help="Replay the params of this seed.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
     "--batch",
