@@ -43,6 +43,39 @@ FACTS: list[tuple[str, str]] = [
     ("sharding by get_worker_info", "shard=True : [0, 1, 2, 3, 4, 5]"),
     ("workers buy speed on I/O-bound loading", "slow reads: 2 workers faster than none: True"),
     ("workers cost on tiny in-memory data", "in memory:  2 workers faster than none: False"),
+    (
+        "pin_memory without an accelerator pins nothing",
+        "no accelerator is found, then device pinned memory won't be used",
+    ),
+    ("a pinned batch on this CPU", "batch pinned: False"),
+    ("Linux's default start method is fork", "default start method: fork"),
+    (
+        "spawn without the __main__ guard fails",
+        "no guard: exit status 1: An attempt has been made to start a new process",
+    ),
+    ("spawn with the guard works", "guarded : exit status 0: batches: [[0, 1], [4, 9]]"),
+    (
+        "reading Python objects copies them into each worker",
+        "Python list: each worker gained at least 40 MiB: True",
+    ),
+    ("reading a tensor copies nothing", "tensor     : each worker gained at least 40 MiB: False"),
+    (
+        "DistributedSampler pads by repeating the first indices",
+        "drop_last=False: [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]",
+    ),
+    ("DistributedSampler's drop_last drops the tail", "drop_last=True : [[0, 3, 6], [1, 4, 7]"),
+    (
+        "without set_epoch every epoch has the same order",
+        "set_epoch called: False [[4, 7, 3, 0, 6], [4, 7, 3, 0, 6], [4, 7, 3, 0, 6]]",
+    ),
+    ("set_epoch reshuffles", "set_epoch called: True  [[4, 7, 3, 0, 6], [5, 1, 0, 9, 7]"),
+    (
+        "resuming from the epoch's generator state",
+        "resumed: [[0, 60, 40], [80]] | the rest of epoch 1: True",
+    ),
+    ("skipping through the loader loads the skipped", "samples loaded to resume: 10"),
+    ("batch_sampler alone draws another order", "| the same: False"),
+    ("owning the order loads only the rest", "the rest of epoch 1: True | samples loaded: 4"),
     ("an end-to-end run on the shipped digits", "train 1437 test 360 steps per epoch 23"),
     ("with accuracy", "test accuracy above 90%: True"),
 ]
@@ -61,9 +94,15 @@ def test_lesson_records_the_torch_version(course):
 DRILL_CASES = [
     ("batch-count", {"n": 60000, "b": 64, "drop": False}, "938"),
     ("batch-count", {"n": 10000, "b": 256, "drop": False}, "40"),
-    ("last-batch-size", {"n": 60000, "b": 64}, "32"),
-    ("last-batch-size", {"n": 10000, "b": 256}, "16"),
+    ("last-batch-size", {"n": 1437, "b": 64}, "29"),
+    ("last-batch-size", {"n": 1000, "b": 100}, "100"),
     ("steps-for-epochs", {"n": 60000, "b": 64, "epochs": 10, "drop": False}, "9380"),
+    ("shard-size", {"n": 10, "w": 3, "r": 1, "drop": False}, "4"),
+    ("shard-size", {"n": 10, "w": 3, "r": 1, "drop": True}, "3"),
+    ("padded-repeats", {"n": 10, "w": 3}, "2"),
+    ("set-epoch-orders", {"epochs": 3, "line": "pass"}, "1"),
+    ("set-epoch-orders", {"epochs": 3, "line": "sampler.set_epoch(epoch)"}, "3"),
+    ("samples-loaded-to-resume", {"n": 20, "b": 3, "done": 2}, "20"),
 ]
 
 
