@@ -217,3 +217,52 @@ async def test_a_recorded_bare_exception_matches_its_live_run(make_app, catalog,
         live = view.query_one(".live")
         assert live.has_class("-match"), live.border_subtitle
         assert str(live.render()) == "first\nStopIteration"
+
+
+SLOW_AND_COMPILE = """---
+chapter: 1
+title: "Limits"
+thesis: A tensor is a view onto storage; strides are the map.
+---
+
+# Limits
+
+```python run
+import time
+
+time.sleep(2.5)
+print("slept past a drill's 2 s")
+```
+
+```python run limits=compile
+import resource
+
+print("file size limit, MB:", resource.getrlimit(resource.RLIMIT_FSIZE)[0] // 2**20)
+```
+"""
+
+
+async def test_a_live_run_gets_the_limits_lesson_record_gave_it(
+    make_app, catalog, tmp_path, sandbox
+):
+    """A snippet slower than a drill's 2 s, and one declaring `limits=compile`, run live under
+    the limits `tutor lesson record` recorded them with, so their live output matches."""
+    from tutor.commands.lesson_run import record_lesson
+    from tutor.content.lessons import load_lesson
+
+    path = tmp_path / "01-limits.md"
+    path.write_text(SLOW_AND_COMPILE)
+    record_lesson(path, sandbox, version="recorded")
+    catalog.lessons[1] = load_lesson(path)
+    assert catalog.lessons[1].snippets[1].output == "file size limit, MB: 1024\n"
+    app = make_app(catalog=catalog)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_lesson(app, pilot)
+        for view in screen.query(SnippetView):
+            view.focus()
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert view.live.status == "ok", view.live.reason
+            live = view.query_one(".live")
+            assert live.has_class("-match"), live.border_subtitle

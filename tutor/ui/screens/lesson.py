@@ -175,25 +175,27 @@ class LessonScreen(Screen[None]):
         view.running = True
         self._run(view)
 
-    def _runtime_of(self, view: SnippetView) -> str | None:
-        """The runtime the snippet declares (``runtime=xla``, or the front matter's)."""
+    def _declared(self, view: SnippetView) -> tuple[str | None, str | None]:
+        """The runtime and the limits profile the snippet declares (``runtime=xla``,
+        ``limits=compile``, or the front matter's)."""
         snippets = self.lesson.snippets if self.lesson else []
-        return snippets[view.index].runtime if view.index < len(snippets) else None
+        if view.index >= len(snippets):
+            return None, None
+        return snippets[view.index].runtime, snippets[view.index].limits
 
     @work(exclusive=True, group="snippet", exit_on_error=False)
     async def _run(self, view: SnippetView) -> None:
         from tutor.sandbox.runtimes import RuntimeNotFound
         from tutor.settings import runtime_limits
 
-        runtime = self._runtime_of(view)
+        runtime, limits = self._declared(view)
         try:
             box = await self.app.sandboxes.ready(
                 runtime, lambda line: view._live(Text(line, style="italic"), "live")
             )
-            if runtime in (None, "default"):
-                result = await box.run(view.code)
-            else:
-                result = await box.run(view.code, timeout=20.0, profile=runtime_limits(runtime))
+            # the limits `tutor lesson record` ran it under, so a live run can match its output
+            profile = limits or runtime_limits(runtime)
+            result = await box.run(view.code, timeout=20.0, memory_mb=2048, profile=profile)
         except RuntimeNotFound as exc:
             view.running = False
             view._live(Text(str(exc)), "", "-differs")
