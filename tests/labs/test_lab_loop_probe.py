@@ -101,6 +101,14 @@ def test_diagnosis_of_a_prefix_sees_only_that_prefix():
     assert "accumulate" in diagnose(t, upto=5).cause
 
 
+def test_one_step_claims_no_trend():
+    t = trace("line", "none", steps=20)
+    one = diagnose(t, upto=1)
+    assert one.level == "ok" and "falls" not in one.symptom and "→" not in one.symptom
+    assert one.symptom == "loss after the first step: 17.88"
+    assert diagnose(t, upto=2).symptom.startswith("loss falls: 17.88 → ")
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

@@ -40,8 +40,8 @@ async def answer_quiz_drill(app, pilot, ref) -> None:
         assert ref.drill.kind == "choice", ref.full_id
         options = screen.query_one(OptionList)
         right = next(c.answer for c in ref.drill.choices if c.correct)
-        texts = [str(o.prompt) for o in options.options]
-        options.highlighted = texts.index(right)
+        shown = [screen.variant.choices[int(o.id or 0)] for o in options.options]
+        options.highlighted = shown.index(right)  # each option drawn from the answer as written
         await pilot.press("enter")
     await settle(app, pilot)
     result = screen.query_one(FeedbackPanel).grade

@@ -77,8 +77,30 @@ async def test_progress_survives_a_relaunch(make_app):
         await pilot.pause()
         assert "lesson ✓" in chapter_line(again, 1)
         assert "drills 1/5" in chapter_line(again, 1) and "quiz 1/2" in chapter_line(again, 1)
-        assert "continue: drill · One training step" in summary(again)
+        # the drill answered last is mastered: continue goes on to the next one not mastered
+        assert "continue: drill · What no_grad does" in summary(again)
     assert Store().lesson_read(1)
+
+
+async def test_continue_never_points_at_a_mastered_drill(make_app, catalog):
+    store = Store()
+    ids = [r.full_id for r in catalog.drills_for(1)]
+    store.set_last_location("drill", ids[1])
+    store.record_attempt(ids[1], 1, "x", False, "wrong", 0, 3.0)  # tried, not mastered: stay
+    app = make_app(warm_sandbox=False, store=store)
+    assert app.resume_location() == ("drill", ids[1])
+    for full_id in ids[1:3] + ids[0:1]:  # mastered: on to the next one not mastered, wrapping
+        store.record_attempt(full_id, 1, "x", True, "correct", 0, 3.0)
+    assert app.resume_location() == ("drill", ids[3])
+    for full_id in ids:
+        store.record_attempt(full_id, 1, "x", True, "correct", 0, 3.0)
+    assert app.resume_location() is None  # every drill after it mastered, no lesson unread
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "continue:" not in summary(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
 
 
 async def test_chapter_done_when_lesson_read_and_quiz_mastered(make_app):

@@ -88,6 +88,7 @@ async def test_saving_the_pack_reloads_the_open_drill_on_the_same_variant(tmp_pa
         assert app.reloads == 1
         assert isinstance(again, DrillScreen) and again is not screen
         assert again.variant.prompt.startswith("Without running it") and again.variant.seed == seed
+        assert "Reloaded: 1 drill changed." in [str(n.message) for n in app._notifications]
 
         file.write_text(PACK.replace("kind: predict", "kind: predcit"))  # a broken save
         await asyncio.wait_for(app.reloaded.wait(), WAIT_S)

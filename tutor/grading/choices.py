@@ -27,14 +27,14 @@ def judge_order(drill: OrderDrill, params: Params, answer: str) -> Judgement:
     unknown = [g for g, n in zip(got, gn, strict=True) if n not in wn]
     if unknown:
         return Judgement(
-            "invalid", f"`{unknown[0].strip()}` is not one of the drill's lines.", expected
+            "invalid", f"{quote_line(unknown[0])} is not one of the drill's lines.", expected
         )
     if sorted(gn) != sorted(wn):
         missing = [w for w, n in zip(want, wn, strict=True) if gn.count(n) < wn.count(n)]
         extra = [g for g, n in zip(got, gn, strict=True) if gn.count(n) > wn.count(n)]
         if missing:
-            return Judgement("invalid", f"The line `{missing[0].strip()}` is missing.", expected)
-        return Judgement("invalid", f"The line `{extra[0].strip()}` appears too often.", expected)
+            return Judgement("invalid", f"The line {quote_line(missing[0])} is missing.", expected)
+        return Judgement("invalid", f"The line {quote_line(extra[0])} appears too often.", expected)
     orders = [wn] + [[_norm(render(x, params)) for x in order] for order in drill.accept]
     if gn == wn:
         return Judgement("correct", "Correct.", expected)
@@ -45,8 +45,15 @@ def judge_order(drill: OrderDrill, params: Params, answer: str) -> Judgement:
     i = _common_prefix(gn, closest)
     right = closest.index(gn[i])
     where = "earlier" if right < i else "later"
-    msg = f"Line {i + 1}, `{got[i].strip()}`, is out of place: it belongs {where}."
+    msg = f"Line {i + 1}, {quote_line(got[i])}, is out of place: it belongs {where}."
     return Judgement("wrong", msg, expected, "order")
+
+
+def quote_line(line: str) -> str:
+    """``line`` quoted in feedback: as a Markdown code span, or, when it holds code spans of its
+    own (a line of prose), in quotation marks, so its Markdown still reads as Markdown."""
+    text = line.strip()
+    return f"“{text}”" if "`" in text else f"`{text}`"
 
 
 def _common_prefix(a: list[str], b: list[str]) -> int:

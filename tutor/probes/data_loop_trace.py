@@ -333,6 +333,13 @@ def diagnose(trace: LoopTrace, upto: int | None = None) -> Finding:
         if finding is not None:
             return finding
     first, last = steps[0].loss, steps[-1].loss
+    if len(steps) == 1:  # one loss is not a trend: "falls: 17.88 → 17.88" would claim one
+        return Finding(
+            level="ok",
+            symptom=f"loss after the first step: {_fmt(last)}",
+            cause="one step shows no trend yet",
+            fix="step on to see whether it falls",
+        )
     evidence = ""
     if trace.param_kind == "value":
         final = zip(trace.param_names, steps[-1].states[-1].params, strict=True)

@@ -267,7 +267,29 @@ class TutorApp(Navigator, App[None]):
         if kind == "lesson" and ident.isdigit() and int(ident) in self.summary.lessons:
             return kind, ident
         if kind == "drill" and self.summary.drill_title(ident) is not None:
-            return kind, ident
+            return self._onward(ident)
+        return None
+
+    def _onward(self, drill: str) -> tuple[str, str] | None:
+        """Where to continue after ``drill``: itself until it is mastered, then the next drill
+        of its chapter not mastered (in list order, from it on), then the next chapter's unread
+        lesson or drill not mastered; None once everything after it is done."""
+        mastered = self.store.mastered_set()
+        if drill not in mastered:
+            return "drill", drill
+        chapter = next(d.chapter for d in self.summary.drills if d.full_id == drill)
+        same = [d.full_id for d in self.summary.drills if d.chapter == chapter]
+        at = same.index(drill)
+        for full_id in same[at + 1 :] + same[:at]:
+            if full_id not in mastered:
+                return "drill", full_id
+        for later in sorted({c.number for c in self.summary.chapters if c.number > chapter}):
+            if later in self.summary.lessons and not self.store.lesson_read(later):
+                return "lesson", str(later)
+            left = [d for d in self.summary.drills if d.chapter == later]
+            following = next((d.full_id for d in left if d.full_id not in mastered), None)
+            if following is not None:
+                return "drill", following
         return None
 
     def resume_label(self) -> str | None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events, work
 from textual.binding import Binding
 
+from tutor.content.wording import plural
 from tutor.ui.app import TutorApp
 from tutor.ui.screens.drills import DrillListScreen
 
@@ -125,7 +126,7 @@ class TryApp(TutorApp):
                 again = DrillScreen(top.full_id, queue=top.queue, seed=top.variant.seed)
                 self.switch_screen(again)
             if not problems:
-                self.notify(f"Reloaded: {len(changed)} drill(s) changed.", timeout=3)
+                self.notify(f"Reloaded: {plural(len(changed), 'drill')} changed.", timeout=3)
         self.reloads += 1
         self.reloaded.set()
 

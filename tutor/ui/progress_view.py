@@ -4,6 +4,7 @@ store."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,6 +15,18 @@ MASTERY_RULE = (
     "A drill is mastered once answered correctly with at most one hint. "
     "A chapter is done when its lesson is read and every quiz drill is mastered."
 )
+
+
+def until(delta: timedelta) -> str:
+    """``delta`` from now in words: "in 20 minutes", "in 5 hours", "tomorrow", "in 3 days"."""
+    minutes = max(1, round(delta.total_seconds() / 60))
+    if minutes < 60:
+        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    hours = round(minutes / 60)
+    if hours < 24:
+        return f"in {hours} hour{'s' if hours != 1 else ''}"
+    days = round(hours / 24)
+    return "tomorrow" if days == 1 else f"in {days} days"
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,17 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
 from textual.worker import Worker
 
 from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
+from tutor.ui.progress_view import until
 from tutor.ui.screens.drill_editor import EditorActions
 from tutor.ui.screens.drill_parts import (
+    answer_view,
     answer_widget,
     editor_theme,
     read_answer,
@@ -30,6 +33,7 @@ from tutor.ui.screens.drill_parts import (
 from tutor.ui.screens.editor import EditorSession
 from tutor.ui.widgets.feedback import FeedbackPanel
 from tutor.ui.widgets.focus_view import FocusScroll
+from tutor.ui.widgets.inline_text import inline
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.order_list import OrderList
@@ -210,7 +214,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     def current_answer(self) -> str:
         """The answer as it stands in the answer widget."""
-        return read_answer(self.ref.drill.kind, self.query_one("#answer"))
+        return read_answer(self.ref.drill.kind, self.query_one("#answer"), self.variant)
 
     def action_submit(self) -> None:
         answer = self.current_answer()
@@ -276,6 +280,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 revealed=self.revealed,
             )
             self.app.report_store()
+            self._say_when_due()
         if grade.correct and not self.solved:
             self.solved = True
             self._show_explain()
@@ -286,6 +291,14 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         # After the next refresh: a panel that was hidden while grading has no place until then
         target = explain if explain.display else self.query_one(FeedbackPanel)
         self.call_after_refresh(target.scroll_visible)
+
+    def _say_when_due(self) -> None:
+        """Under the buttons, when this drill comes back for review (as the review list says)."""
+        store = self.app.store
+        due = None if self.revealed else store.next_review(self.full_id)
+        if due is not None:
+            when = until(due - store.clock())
+            self.query_one(RunStatus).message = f"next review of this drill: due {when}"
 
     def _show_explain(self) -> None:
         explain = self.query_one("#drill-explain", Markdown)
@@ -319,15 +332,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         except Exception as exc:
             panel.update(Text(f"The answer could not be worked out: {exc}"))
             return
-        shown = Text()
-        shown.append("Answer: ", style="bold")
-        shown.append(("\n" if "\n" in text.strip() else "") + text.rstrip())
-        shown.append(
-            "\nShown: answers to this drill now are practice; they are kept but do not count "
-            "toward mastery or reviews.",
-            style="dim",
-        )
-        panel.update(shown)
+        panel.update(answer_view(self.ref.drill.kind, text, self.app.current_theme.dark))
         self._show_explain()
         self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 
@@ -337,11 +342,12 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self.notify("No more hints for this drill." if hints else "This drill has no hints.")
             return
         self.hints_used += 1
-        shown = "\n".join(
-            f"Hint {i + 1}/{len(hints)}: {h}" for i, h in enumerate(hints[: self.hints_used])
+        shown = Content("\n").join(
+            Content(f"Hint {i + 1}/{len(hints)}: ") + inline(h)
+            for i, h in enumerate(hints[: self.hints_used])
         )
         panel = self.query_one("#drill-hints", Static)
-        panel.update(Text(shown))
+        panel.update(shown)
         panel.display = True
         self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 

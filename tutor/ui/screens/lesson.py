@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header, Markdown, OptionList, Static
@@ -19,6 +20,7 @@ from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
 from tutor.ui.progress_view import drill_mark
 from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
+from tutor.ui.widgets.inline_text import inline
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.snippet import SnippetView
@@ -35,6 +37,17 @@ def part_widget(part: Prose | object) -> Widget:
     if isinstance(part, Prose):
         return MarkdownView(part.text, open_links=False, classes="lesson-prose")
     return SnippetView(part.index, part.code, part.output)  # type: ignore[attr-defined]
+
+
+def lab_label(text: str, name: str) -> Content:
+    """A lab link as the lab picker lists it: the lab's title, then the link's own words (they
+    often say what the preset shows: "make one rank skip the all_reduce")."""
+    from tutor.content.labs import LABS
+
+    title = next((lab.title for lab in LABS if lab.name == name), name)
+    if text.strip().lower() in (name, title.lower()):
+        return Content.styled(title, "bold")
+    return Content.assemble((title, "bold"), ("  ·  ", "dim"), inline(text))
 
 
 class LessonScreen(Screen[None]):
@@ -269,7 +282,7 @@ class LessonScreen(Screen[None]):
                     _, name, preset = labs[index]
                     self.post_message(OpenLab(name, preset))
 
-            self.app.push_screen(LinkPicker([text for text, _, _ in labs]), chosen)
+            self.app.push_screen(LinkPicker([lab_label(t, n) for t, n, _ in labs]), chosen)
 
     def action_mark_read(self) -> None:
         self._mark_read(quiet=False)

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -71,7 +72,7 @@ class LinkPicker(ModalScreen[int | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
-    def __init__(self, labels: list[str], title: str = "Open a lab") -> None:
+    def __init__(self, labels: list[str | Content], title: str = "Open a lab") -> None:
         super().__init__()
         self.labels = labels
         self.heading = title
@@ -81,7 +82,10 @@ class LinkPicker(ModalScreen[int | None]):
             box.border_title = self.heading
             box.border_subtitle = "enter to open · escape to close"
             yield OptionList(
-                *[Option(Text(label), id=str(i)) for i, label in enumerate(self.labels)]
+                *[
+                    Option(Text(label) if isinstance(label, str) else label, id=str(i))
+                    for i, label in enumerate(self.labels)
+                ]
             )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -4,7 +4,8 @@ learner may practise ahead of time."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import textwrap
+from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
@@ -15,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tutor.ui.progress_view import until
 from tutor.ui.widgets.key_footer import KeyFooter
 
 INTRO = (
@@ -24,16 +26,16 @@ INTRO = (
 AHEAD = 5
 
 
-def until(delta: timedelta) -> str:
-    """``delta`` from now in words: "in 20 minutes", "in 5 hours", "tomorrow", "in 3 days"."""
-    minutes = max(1, round(delta.total_seconds() / 60))
-    if minutes < 60:
-        return f"in {minutes} minute{'s' if minutes != 1 else ''}"
-    hours = round(minutes / 60)
-    if hours < 24:
-        return f"in {hours} hour{'s' if hours != 1 else ''}"
-    days = round(hours / 24)
-    return "tomorrow" if days == 1 else f"in {days} days"
+def review_row(title: str, facts: str, width: int) -> Text:
+    """One listed review: the title in a column ``width`` wide (a longer one wraps inside it),
+    then the kind, chapter and when it is due, lined up under each other row to row."""
+    lines = textwrap.wrap(title, width) or [""]
+    text = Text()
+    for i, line in enumerate(lines):
+        text.append(("\n" if i else "") + f"{line:<{width}}", "bold")
+        if not i:
+            text.append(facts, "dim")
+    return text
 
 
 class ReviewScreen(Screen[None]):
@@ -68,6 +70,9 @@ class ReviewScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.refresh_due()
 
+    def on_resize(self) -> None:
+        self.refresh_due()  # the title column takes the room there is
+
     def due(self) -> list[str]:
         """Due drill ids that exist in the catalog, most overdue first."""
         known = {ref.full_id for ref in self.app.catalog.drills()}
@@ -97,20 +102,25 @@ class ReviewScreen(Screen[None]):
             head.append("Drills you answer come back here when the schedule says so.")
         self.query_one("#review-head", Static).update(head)
         listing = self.query_one(OptionList)
+        kept = listing.highlighted_option.id if listing.highlighted_option else None
         listing.clear_options()
         now = self.app.store.clock()
         rows = [(d, None) for d in due] or upcoming
-        for full_id, at in rows:
-            ref = self.app.catalog.drill(full_id)
-            text = Text.assemble(
-                (f"{ref.drill.display_title:<40}", "bold"),
-                (f" {ref.drill.kind:<8} chapter {ref.chapter}", "dim"),
+        refs = [self.app.catalog.drill(full_id) for full_id, _ in rows]
+        facts = [
+            f" {ref.drill.kind:<8} chapter {ref.chapter:<2}"
+            + (f"  due {until(at - now)}" if at is not None else "")
+            for ref, (_, at) in zip(refs, rows, strict=True)
+        ]
+        room = self.app.size.width - 6 - max((len(f) for f in facts), default=0)
+        width = max(12, min(room, max((len(r.drill.display_title) for r in refs), default=0)))
+        for ref, fact in zip(refs, facts, strict=True):
+            listing.add_option(
+                Option(review_row(ref.drill.display_title, fact, width), id=ref.full_id)
             )
-            if at is not None:
-                text.append(f"  due {until(at - now)}", "dim")
-            listing.add_option(Option(text, id=full_id))
         if rows:
-            listing.highlighted = 0
+            ids = [full_id for full_id, _ in rows]
+            listing.highlighted = ids.index(kept) if kept in ids else 0
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

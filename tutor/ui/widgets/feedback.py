@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
 from rich.text import Text
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.safe_text import strip_controls
+from tutor.ui.widgets.inline_text import inline
 
 if TYPE_CHECKING:
     from tutor.grading.grade import Grade
@@ -68,14 +69,20 @@ class FeedbackPanel(Static):
         self.set_class(bool(grade.correct), "-correct")
         self.set_class(not grade.correct, "-wrong")
         self.border_title = verdict_title(grade)
-        parts: list[Text] = []  # literal text: values and messages may come from learner code
+        # literal text (values and messages may come from learner code); the grader's own
+        # words may quote a drill's lines or names in code spans, drawn as such
+        parts: list[Content] = []
         if grade.feedback:
-            parts.append(Text(strip_controls(grade.feedback)))
+            parts.append(inline(strip_controls(grade.feedback)))
         failure = getattr(grade, "failure", None)
         if not grade.correct and failure:
-            parts.append(failure_text(failure))
+            parts.append(Content.from_rich_text(failure_text(failure)))
         if not grade.correct and getattr(grade, "hint", None):
-            parts.append(Text.assemble(("\nTry this: ", "bold"), strip_controls(grade.hint)))
+            hint = inline(strip_controls(grade.hint or ""))
+            parts.append(Content("\n") + Content.styled("Try this: ", "bold") + hint)
         if grade.correct and grade.expected and self.show_expected:
-            parts.append(Text.assemble(("\ntorch says: ", "bold"), strip_controls(grade.expected)))
-        self.update(Group(*parts) if parts else Text(""))
+            said = Content.styled("\ntorch says: ", "bold") + Content(
+                strip_controls(grade.expected)
+            )
+            parts.append(said)
+        self.update(Content("\n").join(parts))

@@ -1,15 +1,18 @@
-"""A list of lines the learner puts in order (keys or mouse)."""
+"""A list of lines the learner puts in order (keys or mouse); a line's code spans and emphasis
+are drawn, its text is what the grader reads."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from tutor.ui.widgets.inline_text import inline
 
 MOVE = Binding.Group("Move line")
 """the footer shows the two move keys under one description (they fit at 80 columns)."""
@@ -36,7 +39,10 @@ class OrderList(OptionList):
         keep = self.highlighted
         self.clear_options()
         self.add_options(
-            [Option(Text.assemble((f"{i + 1:>2}  ", "dim"), line)) for i, line in enumerate(lines)]
+            [
+                Option(Content.assemble((f"{i + 1:>2}  ", "dim"), inline(line)))
+                for i, line in enumerate(lines)
+            ]
         )
         if lines:
             self.highlighted = min(keep or 0, len(lines) - 1)
