@@ -30,3 +30,20 @@ def refs(pack_file: str) -> dict[str, Ref]:
 def basics() -> dict[str, Ref]:
     """The drills of tests/grading/packs/basics.yaml by id."""
     return refs("basics.yaml")
+
+
+def unread(ref: Ref, answer: str, seed: int, sandbox):
+    """The grade of ``answer`` made without the UI's reading of it first: the sandbox call made
+    straight away, as the judge alone would see it. How the judge's own defences are tested
+    against answers the reading refuses anyway."""
+    from tutor.grading import codecheck
+    from tutor.grading.engine import CODE_TIMEOUT, judge, run_call
+    from tutor.grading.grade import Call, Plan
+    from tutor.grading.variants import draw_params
+
+    drill = ref.drill
+    params = draw_params(drill.params, seed)
+    kwargs = codecheck.code_kwargs(drill, params, answer, seed)  # type: ignore[arg-type]
+    call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=drill.profile)
+    p = Plan(seed=seed, params=params, call=call)
+    return judge(ref, p, answer, run_call(p, sandbox))

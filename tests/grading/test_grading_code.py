@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.grading.conftest import Ref
+from tests.grading.conftest import Ref, unread
 from tutor.content.models import CodeDrill
 from tutor.grading.codecheck import trials
 from tutor.grading.engine import grade, plan
@@ -33,12 +33,20 @@ def test_forbidden_function_through_an_alias(basics, sandbox):
     assert not g.correct and g.forbidden == ["torch.outer"]
 
 
-def test_forbidden_function_reached_at_run_time_is_traced(basics, sandbox):
-    # the tensor method of a forbidden function: nothing in the text names torch.outer
+def test_the_method_of_a_forbidden_function_is_refused_by_reading(basics, sandbox):
     code = "def outer(a, b):\n    return a.outer(b)\n"
+    assert plan(basics["outer"], code, 4).call is None
     g = grade(basics["outer"], code, 4, sandbox)
     assert not g.correct and g.category == "forbidden" and g.forbidden == ["torch.outer"]
-    assert "calls `torch.outer`" in g.feedback
+    assert "line 2: `a.outer`" in g.feedback
+
+
+def test_forbidden_function_reached_at_run_time_is_traced(basics, sandbox):
+    # torch.functional.einsum is torch.einsum: only a reading that knows torch can tell, and the
+    # trace of what ran is the net below it
+    code = "def outer(a, b):\n    return torch.functional.einsum('i,j->ij', a, b)\n"
+    g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.category == "forbidden" and "torch.einsum" in g.feedback
 
 
 def test_names_computed_at_run_time_are_refused_before_running(basics, sandbox):
@@ -168,6 +176,9 @@ def test_patching_torch_comparisons_does_not_fool_the_check(basics, sandbox):
         "    return torch.zeros(a.shape[0], b.shape[0])\n"
     )
     g = grade(basics["outer"], code, 4, sandbox)
+    assert not g.correct and g.category == "tampered" and "line 1: `torch.isclose`" in g.feedback
+    # and the judge, which never believes the learner's torch, is not fooled either
+    g = unread(basics["outer"], code, 4, sandbox)
     assert not g.correct and g.category == "values"
 
 

@@ -9,7 +9,7 @@ from tests.grading.conftest import refs
 from tutor.content.problems import errors
 from tutor.grading.codecheck import judge_static
 from tutor.grading.engine import grade
-from tutor.grading.lines import count_lines
+from tutor.probes.reading import count_lines
 
 RIGHT = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0)\n"
 
@@ -37,11 +37,13 @@ def test_a_call_outside_the_allow_list_is_refused_by_reading(rules, sandbox):
     assert "line 2: `torch.bincount`" in g.feedback and "`torch.arange`" in g.feedback
 
 
-def test_a_method_outside_the_allow_list_is_refused_by_the_trace(rules, sandbox):
+def test_a_method_outside_the_allow_list_is_refused_by_reading(rules, sandbox):
     code = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).long().sum(0)\n"
+    assert judge_static(rules["counts"].drill, code) is not None  # refused before running
     g = graded(rules, sandbox, "counts", code)
     assert not g.correct and g.category == "not_allowed"
-    assert "`Tensor.long` (line 2)" in g.feedback and "does not allow" in g.feedback
+    assert "line 2: `" in g.feedback and "`Tensor.long` is not in" in g.feedback
+    assert "does not allow" in g.feedback
 
 
 def test_operators_indexing_and_shape_are_always_allowed(rules, sandbox):
@@ -77,15 +79,18 @@ def test_every_way_around_the_allow_list_is_refused(rules, sandbox, code, why):
 
 
 @pytest.mark.parametrize(
-    "code",
+    ("code", "words"),
     [
-        "import operator\ndef counts(a, j):\n    return operator.methodcaller('bincount', minlength=j)(a)\n",
-        "def counts(a, j):\n    return list(map(torch.Tensor.bincount, [a]))[0][:j]\n",
+        ("import operator\ndef counts(a, j):\n    return operator.methodcaller('bincount', minlength=j)(a)\n",
+         "line 1: `import operator`"),
+        ("def counts(a, j):\n    return list(map(torch.Tensor.bincount, [a]))[0][:j]\n",
+         "line 2: `torch.Tensor.bincount`"),
     ],
-)
-def test_calls_the_reading_cannot_see_are_caught_by_the_trace(rules, sandbox, code):
+)  # fmt: skip
+def test_calls_through_other_names_are_refused_by_reading(rules, sandbox, code, words):
+    assert judge_static(rules["counts"].drill, code) is not None
     g = graded(rules, sandbox, "counts", code)
-    assert not g.correct and "Tensor.bincount" in g.feedback, g.feedback
+    assert not g.correct and words in g.feedback, g.feedback
 
 
 def test_max_lines_counts_code_lines_of_function_bodies():
@@ -127,9 +132,7 @@ def test_a_failure_names_the_input_expected_got_and_index(rules, sandbox):
 
 
 def test_the_smallest_failing_input_is_an_edge_size_when_one_fails(rules, sandbox):
-    code = (
-        "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0)[: max(len(a), 1)]\n"
-    )
+    code = "def counts(a, j):\n    return (a[:, None] == torch.arange(j)).sum(0)[: len(a) or 1]\n"
     g = graded(rules, sandbox, "counts", code)
     assert not g.correct and g.failure["kind"] == "edge"
     assert "a: shape (0,)" in g.failure["inputs"] and "an edge size" in g.feedback
@@ -196,7 +199,7 @@ COUNTS = """
     ("rules", "words"),
     [
         ("allow: [torch.where, torch.Tensor.sum]", "line 2: `torch.arange`"),
-        ("allow: [torch.arange]", "`Tensor.sum` (line 2)"),
+        ("allow: [torch.arange]", "`Tensor.sum` is not in"),
         ("forbid: [torch.Tensor.sum]", "`torch.Tensor.sum`"),
         ("allow: [torch.arange, torch.Tensor.sum]\nmax_lines: 1\nsetup: ''", None),
     ],

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.grading.conftest import refs
+from tests.grading.conftest import refs, unread
 from tests.sandbox.conftest import layer_params
 from tutor.grading.engine import grade
 
@@ -43,6 +43,14 @@ def box(request):
 
 def graded(trust, box, drill: str, answer: str, seed: int = 3):
     return grade(trust[drill], answer, seed, box)
+
+
+def judged(trust, box, drill: str, answer: str, seed: int = 3):
+    """The judge's verdict alone, as if the reading had let the answer through: every answer
+    below is refused by reading first (checked), and the judge must refuse it too."""
+    g = graded(trust, box, drill, answer, seed)
+    assert not g.correct and g.category == "tampered", g
+    return unread(trust[drill], answer, seed, box)
 
 
 def refused(g, *words: str) -> None:
@@ -99,9 +107,9 @@ def test_patching_the_grading_probe_through_sys_modules(trust, box):
         "    m._assert = lambda *a, **k: {'ok': True}\n"
         "    m.run_code = lambda *a, **k: None\n" + WRONG_DOUBLE
     )
-    refused(graded(trust, box, "double", code), "failed")
+    refused(judged(trust, box, "double", code), "failed")
     code = code.replace(WRONG_DOUBLE, "y = x + 1\n")
-    refused(graded(trust, box, "doubled", code), "y is not twice x")
+    refused(judged(trust, box, "doubled", code), "y is not twice x")
 
 
 def test_forged_names_with_the_results(trust, box):
@@ -118,7 +126,7 @@ def test_forged_names_with_the_results(trust, box):
         "m.send = send\n"
         "y = x + 1\n"
     )
-    refused(graded(trust, box, "doubled", code), "names")
+    refused(judged(trust, box, "doubled", code), "names")
 
 
 def test_a_peer_named_by_the_caller_is_not_the_judges_peer(trust, box):
@@ -159,11 +167,11 @@ def test_rebinding_torch_builtins_and_the_name_torch_for_the_assert(trust, box):
         "torch.equal = lambda *a, **k: True\n"
         "builtins.abs = lambda v: 0.0\n"
     )
-    refused(graded(trust, box, "doubled", code), "y is not twice x")
+    refused(judged(trust, box, "doubled", code), "y is not twice x")
     # breaking its own process's builtins only breaks what it sends
-    refused(graded(trust, box, "doubled", code + "builtins.float = lambda v: 30.0\n"))
+    refused(judged(trust, box, "doubled", code + "builtins.float = lambda v: 30.0\n"))
     code = "y = x + 1\nclass T:\n    equal = staticmethod(lambda *a: True)\ntorch = T()\n"
-    refused(graded(trust, box, "doubled", code), "y is not twice x")
+    refused(judged(trust, box, "doubled", code), "y is not twice x")
 
 
 def test_lying_eq_on_a_tensor_subclass(trust, box):
@@ -182,13 +190,16 @@ def test_lying_eq_on_an_int_subclass(trust, box):
         "    __hash__ = int.__hash__\n"
         "def count(x):\n    return Liar(0)\n"
     )
-    refused(graded(trust, box, "count", code), "subclass of int")
+    refused(judged(trust, box, "count", code), "subclass of int")
+    refused(graded(trust, box, "count", code.replace("    __hash__ = int.__hash__\n", "")),
+            "subclass of int")  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("code", "status"),
     [
         ("import sys\nsys.exit(0)\n", "wrong"),
+        ("raise SystemExit(0)\n", "wrong"),
         ("import os\nos._exit(0)\n", "wrong"),
         ("import os\nos._exit(7)\n", "wrong"),
         ("raise KeyboardInterrupt\n", "wrong"),
@@ -199,13 +210,14 @@ def test_lying_eq_on_an_int_subclass(trust, box):
     ],
 )
 def test_early_ends_are_plain_verdicts(trust, box, code, status):
-    g = graded(trust, box, "double", code)
+    g = unread(trust["double"], code, 3, box)  # the judge's own verdict, whatever the reading says
     assert not g.correct and g.status == status, g
 
 
 def test_exit_inside_the_function(trust, box):
-    g = graded(trust, box, "double", "import sys\ndef double(x):\n    sys.exit(0)\n")
-    refused(g, "SystemExit")
+    refused(graded(trust, box, "double", "def double(x):\n    raise SystemExit(0)\n"), "SystemExit")
+    refused(judged(trust, box, "double", "import sys\ndef double(x):\n    sys.exit(0)\n"),
+            "SystemExit")  # fmt: skip
 
 
 # ---- section 2: forbid holds

@@ -2,18 +2,21 @@
 
 They name what the schema cannot see: a ``distinct`` or ``edges`` name that is not a check
 param, a ``range`` or ``sum`` end that names nothing, a ``cases`` entry naming an argument the
-check does not have, an ``allow`` entry outside torch.
+check does not have, an ``allow`` entry that is neither under torch nor a Python builtin.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 from typing import Any, Protocol
 
 from tutor.content.models import dtype_kind
 from tutor.content.positions import Path
 
 __all__ = ["Report", "check_inputs", "check_rules"]
+
+_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 
 
 class Report(Protocol):
@@ -130,11 +133,15 @@ def _fits_dtype(arg: dict[str, Any], path: Path, report: Report) -> None:
 
 
 def check_rules(drill: dict[str, Any], here: Path, report: Report) -> None:
-    """Every ``allow`` entry must name something under torch."""
+    """Every ``allow`` entry must name something under torch, or a Python builtin by its bare
+    name (``len``, ``range``)."""
     allow = drill.get("allow")
     if not isinstance(allow, list):
         return
     for j, name in enumerate(allow):
-        if isinstance(name, str) and not (name == "torch" or name.startswith("torch.")):
-            report((*here, "allow", j), f"`{name}` is not a torch function: write its full "
-                   "name, e.g. `torch.where` (a tensor method: `torch.Tensor.sum`)")  # fmt: skip
+        if not isinstance(name, str) or name == "torch" or name.startswith("torch."):
+            continue
+        if name not in _BUILTINS:
+            report((*here, "allow", j), f"`{name}` is neither a torch function nor a Python "
+                   "builtin: write a torch name in full, e.g. `torch.where` (a tensor method: "
+                   "`torch.Tensor.sum`), and a builtin by its bare name, e.g. `range`")  # fmt: skip

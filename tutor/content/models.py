@@ -371,12 +371,16 @@ class CodeDrill(DrillBase):
     starter: str
     reference: str
     check: Check
-    forbid: list[str] = Field(default_factory=list, description="loops and dotted calls refused")
+    forbid: list[str] = Field(
+        default_factory=list,
+        description="keywords (for, while, ...), builtins and dotted names refused",
+    )
     allow: list[str] = Field(
         default_factory=list,
-        description="the only torch functions and tensor methods the answer may call "
-        "(operators, indexing, .shape and setup's functions always allowed); full names under "
-        "torch: `torch.where`, `torch.Tensor.sum`",
+        description="the only torch functions, tensor methods and Python builtins the answer "
+        "may use (operators, indexing, .shape, len, isinstance, print, slice and setup's "
+        "functions always allowed); full names under torch: `torch.where`, `torch.Tensor.sum`; "
+        "builtins by bare name: `range`",
     )
     max_lines: int | None = Field(
         default=None,
@@ -395,8 +399,8 @@ class CodeDrill(DrillBase):
 
     @property
     def has_rules(self) -> bool:
-        """Whether the answer is held to rules (forbid, allow), and so to no dynamic access."""
-        return bool(self.forbid or self.allow)
+        """Whether the answer is held to rules (forbid, allow, max_lines): read as a whitelist."""
+        return bool(self.forbid or self.allow or self.max_lines is not None)
 
 
 class FixDrill(CodeDrill):

@@ -1,7 +1,8 @@
 """Code and fix drills: plan the sandbox call of ``tutor.probes.grade_code`` and judge its data.
 
-The learner's code is first read here (torch-free): a syntax error makes the answer invalid and
-a forbidden construct found by the AST pass fails it, both without the sandbox. Otherwise the
+The learner's code is first read here (torch-free, ``tutor.probes.reading``): a syntax error
+makes the answer invalid, and whatever the reading refuses (a rule of the drill, or what no
+answer may do to what its check relies on) fails it, both without the sandbox. Otherwise the
 probe runs the learner's code and the reference on the check's trials (shapes drawn per trial
 from ``check.params``; tensor values from ``torch.Generator().manual_seed(seed * 1000 + trial)``)
 and returns per-trial verdicts, the smallest failing input and what differs.
@@ -9,17 +10,17 @@ and returns per-trial verdicts, the smallest failing input and what differs.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from tutor.content.models import CodeDrill, Params
-from tutor.grading.forbid import KEYWORDS, NOT_ALLOWED, find_forbidden
-from tutor.grading.forbid_use import Use
 from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
-from tutor.grading.lines import too_long
 from tutor.grading.trials import AuthoringError, trial_specs
 from tutor.grading.truth import show
-from tutor.grading.variants import render, render_prose
+from tutor.grading.variants import draw_params, render, render_prose
+from tutor.probes.reading import KEYWORDS, read_answer, static_resolver
+from tutor.probes.reading_rules import normalize
 
 __all__ = [
     "SEEDS_TARGET",
@@ -31,6 +32,8 @@ __all__ = [
     "on_variant",
     "passed",
     "trials",
+    "refusal_judgement",
+    "static_refusals",
 ]
 
 TARGET = "tutor.probes.grade_code:check_code"
@@ -42,9 +45,15 @@ def trials(drill: CodeDrill, params: Params, seed: int) -> list[dict[str, Any]]:
     return trial_specs(drill.check, params, seed)
 
 
-def static_uses(drill: CodeDrill, code: str) -> list[Use]:
-    """Forbidden constructs in ``code`` by the AST pass (SyntaxError if it does not parse)."""
-    return find_forbidden(code, drill.forbid, drill.allow)
+def static_refusals(drill: CodeDrill, code: str, params: Params | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """What the torch-free reading refuses in ``code``, as plain data (the judge's reading
+    returns the same, ``tutor.probes.reading_judge``). ``params``: the attempt's drawn params
+    (default: those of seed 0; only the setup's names matter here). SyntaxError if it does not
+    parse."""
+    setup = drill.setup_code(params if params is not None else draw_params(drill.params, 0))
+    refusals = read_answer(code, setup=setup, forbid=list(drill.forbid), allow=list(drill.allow),
+                           max_lines=drill.max_lines, resolver=static_resolver(code, setup))  # fmt: skip
+    return [asdict(r) for r in refusals]
 
 
 def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[str, Any]:
@@ -60,7 +69,7 @@ def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[
         "assert_code": render(check.assert_, params) if check.assert_ else None,
         "tolerance": check.tolerance,
         "inputs_unchanged": check.inputs_unchanged,
-        "forbid": [f for f in drill.forbid if f not in KEYWORDS],
+        "forbid": [normalize(f) for f in drill.forbid if f not in KEYWORDS],
         "seed": seed,
         "allow": list(drill.allow),
         "compare": check.compare.model_dump(),
@@ -68,36 +77,77 @@ def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[
     }
 
 
-def judge_static(drill: CodeDrill, code: str) -> tuple[Judgement, list[str]] | None:
-    """The verdict reached without running the code (syntax error, forbidden use), if any."""
+def judge_static(
+    drill: CodeDrill, code: str, params: Params | None = None
+) -> tuple[Judgement, list[str]] | None:
+    """The verdict reached without running the code (syntax error, a refusal of the reading)."""
     try:
-        uses = static_uses(drill, code)
+        refusals = static_refusals(drill, code, params)
     except SyntaxError as exc:
         where = f" on line {exc.lineno}" if exc.lineno else ""
         return Judgement("invalid", f"Your code has a syntax error{where}: {exc.msg}.", ""), []
     except (ValueError, RecursionError, MemoryError) as exc:
         return Judgement("invalid", f"Your code could not be read: {exc}.", ""), []
-    if uses and all(u.why == NOT_ALLOWED for u in uses):
-        listed = "; ".join(f"line {u.line}: `{u.written}`" for u in uses)
-        msg = f"Your code calls what this drill does not allow: {listed}. {allowed_text(drill)}"
-        return Judgement("wrong", msg, "", "not_allowed"), [u.name for u in uses]
-    if uses:
-        listed = "; ".join(str(u) for u in uses)
-        msg = f"Your code uses what this drill forbids: {listed}."
-        loops = any(u.name in ("for", "while") for u in uses)
-        return Judgement("wrong", msg, "", "forbidden_loop" if loops else "forbidden"), [
-            u.name for u in uses
-        ]
-    reason = too_long(code, drill.max_lines)
-    if reason:
-        return Judgement("wrong", reason, "", "max_lines"), []
-    return None
+    return refusal_judgement(drill, refusals) if refusals else None
+
+
+def _category(rule: str, rules: bool) -> str:
+    """The verdict category of a refusal by its reading rule."""
+    if rule == "dynamic":
+        return "forbidden" if rules else "tampered"
+    return {"tamper": "tampered", "loop": "forbidden_loop", "forbidden": "forbidden",
+            "rules": "forbidden", "not_allowed": "not_allowed"}.get(rule, "max_lines")  # fmt: skip
+
+
+_HEADERS = {
+    "tampered": "Your code changes or reaches around what this drill's check relies on:",
+    "forbidden": "Your code uses what this drill forbids:",
+    "not_allowed": "Your code calls what this drill does not allow:",
+}
+
+
+def _line(r: dict[str, Any]) -> str:
+    return f"line {r['line']}: `{r['written']}`: {r['why']}" if r["line"] else str(r["why"])
+
+
+def refusal_judgement(
+    drill: CodeDrill, refusals: list[dict[str, Any]]
+) -> tuple[Judgement, list[str]]:
+    """The verdict for the reading's refusals (plain data, from either reading; not empty):
+    one line per refusal under a sentence per kind, the most serious kind's category, and
+    the names refused."""
+    syntax = [r for r in refusals if r["rule"] == "syntax"]
+    if syntax:
+        where = f" on line {syntax[0]['line']}" if syntax[0]["line"] else ""
+        return Judgement("invalid", f"Your code has a syntax error{where}: {syntax[0]['why']}.", ""), []  # fmt: skip
+    rules = drill.has_rules
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in refusals:
+        category = _category(r["rule"], rules)
+        key = "forbidden" if category == "forbidden_loop" else category
+        groups.setdefault(key, []).append(r)
+    blocks = []
+    for key in ("tampered", "forbidden", "not_allowed", "max_lines"):
+        if key not in groups:
+            continue
+        lines = [_line(r) for r in groups[key]]
+        head = [_HEADERS[key]] if key in _HEADERS else []
+        tail = [allowed_text(drill)] if key == "not_allowed" else []
+        blocks.append("\n".join(head + lines + tail))
+    first: str = next(
+        k for k in ("tampered", "forbidden", "not_allowed", "max_lines") if k in groups
+    )
+    if first == "forbidden" and any(r["rule"] == "loop" for r in groups[first]):
+        first = "forbidden_loop"
+    names = [str(r["name"]) for r in refusals if r["name"] and r["rule"] != "max_lines"]
+    return Judgement("wrong", "\n\n".join(blocks), "", first), list(dict.fromkeys(names))
 
 
 def allowed_text(drill: CodeDrill) -> str:
     """The sentence that says what an answer to a drill with ``allow`` may call."""
     names = ", ".join(f"`{a}`" for a in drill.allow)
-    return (f"It allows only {names}, plus Python operators, indexing, `.shape` and the "
+    return (f"It allows only {names}, plus Python operators, indexing, `.shape`, `.dtype`, "
+            "`.device`, `.ndim`, the builtins `len`, `isinstance`, `print` and `slice`, and the "
             "functions its setup defines.")  # fmt: skip
 
 

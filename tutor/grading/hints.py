@@ -101,6 +101,11 @@ HINTS: dict[str, str] = {
         "The drill refuses the construct named above so that you practise another way: build "
         "the result from the operations the prompt allows."
     ),
+    "tampered": (
+        "The check runs the drill's setup beside your code and relies on its names, on torch's "
+        "modules and classes, and on reading your code. Use your own names, call torch rather "
+        "than change it, and write every name and call out plainly."
+    ),
     "input_changed": (
         "The drill asks you to leave your inputs as they came. Work on a copy "
         "(`x.detach().clone()`), and avoid in-place methods (`add_`, `requires_grad_`) on the "

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 #: namespace -> the tensor methods that enter it (forbidding the namespace forbids them);
-#: read by the AST pass (``tutor.grading.forbid``) and the runtime trace (``forbid_trace``)
+#: read by the reading of an answer (``tutor.probes.reading``) and the runtime trace (``forbid_trace``)
 METHODS_INTO = {"torch.autograd": ("backward",)}
 
 

@@ -1,7 +1,7 @@
 """Runtime side of ``forbid``: trace every torch call the learner's code makes.
 
-The AST pass (``tutor.grading.forbid``) catches what the code *says*; this trace catches what it
-*does*, so ``getattr(torch, "out" + "er")`` or a method call ``a.outer(b)`` is refused too.
+The reading (``tutor.probes.reading``) proves from the code's text what it may not do; this
+trace is a second net that records what it *does*, and can only add refusals.
 A :class:`~torch.overrides.TorchFunctionMode` sees every torch function, tensor method and
 ``torch.nn.functional`` call made while it is active.
 
@@ -87,6 +87,8 @@ def resolve_allowed(names: list[str]) -> set[int]:
     """The ids of every callable ``allow`` permits, the always-permitted ones included."""
     ids: set[int] = set()
     for name in names:
+        if name != "torch" and not name.startswith("torch."):
+            continue  # a builtin by its bare name (`len`): the reading's to check, never traced
         obj = _lookup(name)
         if obj is None:
             continue
