@@ -47,7 +47,7 @@ ESCAPES = [
         "sum",
         "ones = lambda i: torch.ones(i, dtype=torch.long)\n"
         + fn("sum", "a", "ones(a.shape[0]) @ a[:, None]"),
-        "not_allowed",
+        "tampered",  # it rebinds `ones`, which the drill gives: refused before `torch.ones`
     ),  # fmt: skip
     ("sum", fn("sum", "a", "ones.__globals__['torch'].sum(a)[None]"), "forbidden"),
     ("sum", "def sum(a):\n    t = ones(a.shape[0])\n    return t @ a[:, None]\n", "max_lines"),

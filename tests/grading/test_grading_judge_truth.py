@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.conftest import refs
+from tests.grading.conftest import refs, unread
 from tests.sandbox.conftest import layer_params
 from tutor.grading.engine import grade
 
@@ -54,6 +54,8 @@ def test_an_object_claiming_to_be_a_tensor_is_an_object(judge, sandbox):
         "def halve(t):\n    return Fake()\n"
     )
     g = graded(judge, sandbox, "halve", code)
+    assert g.status == "wrong" and g.category == "tampered", g  # the reading refuses its dunders
+    g = unread(judge["halve"], code, 3, sandbox)  # and the judge, reached anyway, is not fooled
     assert g.status == "wrong", g
     assert "returned an object, not a tensor" in g.feedback
 

@@ -56,7 +56,7 @@ REFUSED_STARTERS = {
 
 def read(drill: CodeDrill, code: str, resolver_of) -> list[Refusal]:
     params = draw_params(drill.params, 0)
-    setup = render(drill.setup, params)
+    setup = drill.setup_code(params)
     code = render(code, params)
     return read_answer(code, setup=setup, forbid=list(drill.forbid), allow=list(drill.allow),
                        max_lines=drill.max_lines, resolver=resolver_of(code, setup))  # fmt: skip
@@ -210,6 +210,20 @@ HONEST = [
      "        self.head = nn.Linear(width, 1)\n\n    def forward(self, x):\n"
      "        for layer in self.hidden:\n            if isinstance(layer, (nn.Linear, nn.Conv1d)):\n"
      "                x = torch.relu(layer(x))\n        return self.head(x)\n"),
+    # the public puzzle set, as people write it (the chained port's drills, with their `uses`)
+    ("chained-puzzles/ones", "from torch import arange, where\n\ndef ones(i):\n    return where(arange(i) > -1, 1, 0)\n"),
+    ("chained-puzzles/ones", "def ones(i):\n    return torch.arange(i) * 0 + 1\n"),
+    ("chained-puzzles/sum", "def sum(a):\n    return ones(len(a)) @ a[:, None]\n"),
+    ("chained-puzzles/outer", "def outer(a, b):\n    return a[:, None] @ b[None, :]\n"),
+    ("chained-puzzles/diag", "def diag(a):\n    return a[torch.arange(len(a)), torch.arange(len(a))]\n"),
+    ("chained-puzzles/eye", "def eye(j):\n    return 1 * (torch.arange(j)[:, None] == torch.arange(j)[None, :])\n"),
+    ("chained-puzzles/triu", "def triu(j):\n    return (torch.arange(j)[:, None] <= torch.arange(j)) * 1\n"),
+    ("chained-puzzles/cumsum", "def cumsum(a):\n    return a @ triu(a.shape[-1])\n"),
+    ("chained-puzzles/roll", "def roll(a, i):\n    return a[torch.where(torch.arange(i) + 1 < i, torch.arange(i) + 1, 0)]\n"),
+    ("chained-puzzles/flip", "def flip(a, i):\n    return a[-torch.arange(i) - 1]\n"),
+    ("chained-puzzles/sequence-mask",
+     "def sequence_mask(values, length):\n    return values * (length[:, None] > torch.arange(values.shape[1]))\n"),
+    ("chained-puzzles/bincount", "def bincount(a, j):\n    return ones(len(a)) @ eye(j)[a]\n"),
     ("bridges/sum-without-fallback",
      "def positive_total(x):\n    return (x * (x > 0.5)).sum()\n"),
 ]  # fmt: skip
