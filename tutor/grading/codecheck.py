@@ -19,7 +19,7 @@ from tutor.grading.hints import exception_category
 from tutor.grading.trials import AuthoringError, trial_specs
 from tutor.grading.truth import show
 from tutor.grading.variants import draw_params, render, render_prose
-from tutor.probes.reading import KEYWORDS, read_answer, static_resolver
+from tutor.probes.reading import KEYWORDS, read_answer
 from tutor.probes.reading_rules import normalize
 
 __all__ = [
@@ -52,7 +52,7 @@ def static_refusals(drill: CodeDrill, code: str, params: Params | None = None) -
     parse."""
     setup = drill.setup_code(params if params is not None else draw_params(drill.params, 0))
     refusals = read_answer(code, setup=setup, forbid=list(drill.forbid), allow=list(drill.allow),
-                           max_lines=drill.max_lines, resolver=static_resolver(code, setup))  # fmt: skip
+                           max_lines=drill.max_lines)  # fmt: skip
     return [asdict(r) for r in refusals]
 
 

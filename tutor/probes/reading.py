@@ -37,16 +37,12 @@ _ORDER: dict[str, int] = {"tamper": 0, "dynamic": 1, "loop": 2, "forbidden": 3, 
                           "rules": 5, "max_lines": 6}  # fmt: skip
 
 
-def imported_modules(*codes: str) -> frozenset[str]:
-    """The modules the ``import`` statements of ``codes`` name (and their parents): modules for
-    sure, or the import fails. Code that does not parse names none."""
+def imported_modules(*trees: ast.AST | None) -> frozenset[str]:
+    """The modules the ``import`` statements of ``trees`` name (and their parents): modules for
+    sure, or the import fails."""
     found: set[str] = set()
-    for code in codes:
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in ast.walk(tree):
+    for tree in trees:
+        for node in ast.walk(tree) if tree is not None else ():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names = [node.module]
@@ -57,8 +53,15 @@ def imported_modules(*codes: str) -> frozenset[str]:
 
 
 def static_resolver(code: str, setup: str) -> StaticResolver:
-    """The torch-free resolver for one answer: the fixed facts, plus its and its setup's imports."""
-    return StaticResolver(imported_modules(code, setup))
+    """The torch-free resolver for one answer: the fixed facts, plus its and its setup's imports
+    (code that does not parse imports nothing)."""
+    trees = []
+    for text in (code, setup):
+        try:
+            trees.append(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return StaticResolver(imported_modules(*trees))
 
 
 def _setup_tree(setup: str) -> ast.Module | None:
@@ -77,17 +80,21 @@ def read_answer(
     forbid: list[str],
     allow: list[str],
     max_lines: int | None,
-    resolver: Resolver,
+    resolver: Resolver | None = None,
 ) -> list[Refusal]:
     """Every refusal of ``code`` (an answer to a drill with this rendered ``setup`` and these
-    rules), one per line and reason, sorted by line. Raises SyntaxError when it does not parse."""
+    rules), one per line and reason, sorted by line. Raises SyntaxError when it does not parse.
+    ``resolver``: the judge's; by default the torch-free one (``static_resolver``)."""
     tree = ast.parse(code)
-    r = Reading(tree, _setup_tree(setup), resolver)
+    setup_tree = _setup_tree(setup)
+    if resolver is None:
+        resolver = StaticResolver(imported_modules(tree, setup_tree))
+    r = Reading(tree, setup_tree, resolver)
     check_tamper(r)
     check_dynamic(r)
     if forbid or allow or max_lines is not None:
         check_rules(r, list(forbid), list(allow))
-        reason = too_long(code, max_lines)
+        reason = too_long(code, max_lines, tree)
         if reason:
             r.refuse(0, "", reason, "max_lines", "max_lines")
     return _unique(r.refusals)

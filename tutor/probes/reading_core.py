@@ -66,12 +66,16 @@ class Reading:
         self.setup_tree = setup
         self.names = Names(self.scopes, self.setup_bindings)
         self.resolver = resolver
+        self.nodes: list[ast.AST] = list(ast.walk(tree))
         self.parent: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
+        for node in self.nodes:
             for child in ast.iter_child_nodes(node):
                 self.parent[id(child)] = node
         self.refusals: list[Refusal] = []
         self._found: dict[str, Found] = {}
+        self._refs: dict[int, Ref] = {}
+        self._paths: dict[int, str | None] = {}
+        self._chains: list[tuple[ast.AST, str]] | None = None
 
     def refuse(self, node: ast.AST | int, text: str, why: str, rule: Rule, name: str = "") -> None:
         """Record a refusal at ``node``'s line (or at line ``node``)."""
@@ -80,7 +84,10 @@ class Reading:
 
     def ref(self, node: ast.Name) -> Ref:
         """Where the name ``node`` comes from."""
-        return self.names.ref(node)
+        found = self._refs.get(id(node))
+        if found is None:
+            found = self._refs[id(node)] = self.names.ref(node)
+        return found
 
     def find(self, dotted: str) -> Found:
         """The resolver's answer for ``dotted`` (cached)."""
@@ -99,6 +106,23 @@ class Reading:
     def path(self, node: ast.AST) -> str | None:
         """The dotted name, as written through aliases, of a chain such as ``t.optim.SGD`` or
         ``getattr(torch, "outer")`` (None: not a chain from an import or a given name)."""
+        key = id(node)
+        if key not in self._paths:
+            self._paths[key] = self._path(node)
+        return self._paths[key]
+
+    def chains(self) -> list[tuple[ast.AST, str]]:
+        """Every dotted name the answer writes (its outermost part), with its path."""
+        if self._chains is None:
+            self._chains = []
+            for node in self.nodes:
+                if isinstance(node, ast.Name | ast.Attribute | ast.Call) and self.chain_top(node):
+                    p = self.path(node)
+                    if p is not None:
+                        self._chains.append((node, p))
+        return self._chains
+
+    def _path(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Name):
             return self.head(node)
         if isinstance(node, ast.Attribute):

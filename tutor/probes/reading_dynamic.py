@@ -58,7 +58,7 @@ def _refused_module(dotted: str) -> str | None:
 
 def check_dynamic(r: Reading) -> None:
     """Record every T3 refusal of the answer in ``r`` (and of its imports)."""
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         if isinstance(node, ast.Name):
             _name(r, node)
         elif isinstance(node, ast.Attribute):

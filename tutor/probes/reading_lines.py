@@ -88,9 +88,17 @@ def _header_code(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) ->
     return parts + [n for n in notes if computes(n, annotation=True)]
 
 
-def count_lines(code: str) -> int:
-    """How many lines of ``code`` count against ``max_lines`` (SyntaxError if it does not parse)."""
-    tree = ast.parse(code)
+def _compound(node: ast.stmt) -> bool:
+    """Whether a statement holds a body of statements (its own lines are its header's)."""
+    return any(isinstance(getattr(node, f, None), list) and getattr(node, f)
+               and isinstance(getattr(node, f)[0], ast.stmt | ast.excepthandler | ast.match_case)
+               for f in ("body", "orelse", "finalbody", "handlers", "cases"))  # fmt: skip
+
+
+def count_lines(code: str, tree: ast.Module | None = None) -> int:
+    """How many lines of ``code`` count against ``max_lines`` (SyntaxError if it does not parse;
+    ``tree``: its tree, when already parsed)."""
+    tree = tree if tree is not None else ast.parse(code)
     lines = _code_lines(code)
     excluded: set[int] = set()
     kept: set[int] = set()
@@ -100,9 +108,13 @@ def count_lines(code: str) -> int:
         starts[node.lineno] = starts.get(node.lineno, 0) + 1  # type: ignore[attr-defined]
         kept.update(span)
 
-    docstrings = {id(n.body[0]) for n in ast.walk(tree) if _docstring_lines(n)}  # type: ignore[attr-defined]
+    docstrings: set[int] = set()
     for node in ast.walk(tree):
-        excluded |= _docstring_lines(node)
+        if isinstance(node, (*_DEFS, ast.ClassDef, ast.Module)):
+            doc = _docstring_lines(node)
+            if doc:
+                excluded |= doc
+                docstrings.add(id(node.body[0]))
         if id(node) in docstrings:
             continue
         if isinstance(node, (*_DEFS, ast.ClassDef)):
@@ -115,19 +127,16 @@ def count_lines(code: str) -> int:
         elif isinstance(node, ast.Import | ast.ImportFrom):
             excluded |= _span(node)
         elif isinstance(node, ast.stmt):
-            compound = any(isinstance(getattr(node, f, None), list) and getattr(node, f)
-                           and isinstance(getattr(node, f)[0], ast.stmt)
-                           for f in ("body", "orelse", "finalbody", "handlers", "cases"))  # fmt: skip
-            item(node, {node.lineno} if compound else _span(node))
+            item(node, {node.lineno} if _compound(node) else _span(node))
     counted = {n for n in lines if n not in excluded or n in kept}
     return len(counted) + sum(n - 1 for line, n in starts.items() if line in counted and n > 1)
 
 
-def too_long(code: str, limit: int | None) -> str | None:
+def too_long(code: str, limit: int | None, tree: ast.Module | None = None) -> str | None:
     """The learner-facing reason ``code`` breaks ``max_lines``, or None."""
     if limit is None:
         return None
-    n = count_lines(code)
+    n = count_lines(code, tree)
     if n <= limit:
         return None
     noun = "line" if limit == 1 else "lines"

@@ -27,7 +27,7 @@ def _own_calls(fn: ast.AST) -> list[ast.Call]:
 def recursive_calls(r: Reading) -> list[ast.Call]:
     """Every call from one of the answer's functions to a function of the answer that calls
     back into the first one, directly or through others."""
-    defs = [n for n in ast.walk(r.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    defs = [n for n in r.nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     edges: dict[int, list[tuple[ast.Call, int]]] = {}
     for fn in defs:
         for call in _own_calls(fn):

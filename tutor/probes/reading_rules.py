@@ -55,17 +55,6 @@ def check_rules(r: Reading, forbid: list[str], allow: list[str]) -> None:
         _allow(r, allow)
 
 
-def _chains(r: Reading) -> list[tuple[ast.AST, str]]:
-    """Every dotted name the answer writes (outermost part), with its path through aliases."""
-    found: list[tuple[ast.AST, str]] = []
-    for node in ast.walk(r.tree):
-        if isinstance(node, ast.Name | ast.Attribute | ast.Call) and r.chain_top(node):
-            p = r.path(node)
-            if p is not None and (p != "torch" or not isinstance(node, ast.Name)):
-                found.append((node, p))
-    return found
-
-
 def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
     if isinstance(node, ast.Import):
         return [a.name for a in node.names]
@@ -136,7 +125,7 @@ def _chain_refusal(r: Reading, node: ast.AST, p: str) -> str | None:
 
 def _anything(r: Reading) -> None:
     """What every rule implies."""
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             if r.ref(node).where == "unbound":
                 r.refuse(node, node.id, _UNDEFINED, "rules", node.id)
@@ -146,7 +135,7 @@ def _anything(r: Reading) -> None:
                 r.refuse(node, written(node), found[1], "rules", found[0])
         elif isinstance(node, ast.ClassDef) and _tensor_class(r, node):
             r.refuse(node, node.name, _SUBCLASS, "rules", "torch.Tensor")
-    for node, p in _chains(r):
+    for node, p in r.chains():
         why = None if _setup_head(r, node) else _chain_refusal(r, node, p)
         if why is not None:
             r.refuse(node, written(node), why, "rules", r.find(p).name)
@@ -210,7 +199,7 @@ def _forbid(r: Reading, forbid: list[str]) -> None:
     dotted = [f for f in forbid if "." in f]
     loops = "for" in keywords
     methods = _methods(dotted)
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         for kw in keywords:
             if type(node).__name__ in lists.KEYWORD_NODES[kw]:
                 at = node.target if isinstance(node, ast.comprehension) else node
@@ -240,7 +229,7 @@ def _forbid(r: Reading, forbid: list[str]) -> None:
                         r.refuse(node, written(node), f"this drill forbids `{entry}`", "forbidden", entry)  # fmt: skip
         if loops and isinstance(node, ast.Call) and _disguised(r, node):
             r.refuse(node, written(node.func), "a loop in disguise: this drill forbids loops", "loop", "for")  # fmt: skip
-    for node, p in _chains(r):
+    for node, p in r.chains():
         canonical = r.find(p).name
         for entry in dotted:
             if _matches(r, canonical, p, entry):
@@ -294,15 +283,15 @@ def _method_allowed(r: Reading, method: str, allow: list[str]) -> bool:
 
 def _allow(r: Reading, allow: list[str]) -> None:
     bare = {a for a in allow if "." not in a and a != "torch"}
-    for node, p in _chains(r):
+    for node, p in r.chains():
         canonical = r.find(p).name
-        if canonical.split(".")[0] != "torch" or _allowed(r, canonical, p, allow):
+        if canonical.split(".")[0] != "torch" or p == "torch" or _allowed(r, canonical, p, allow):
             continue
         parent = r.parent.get(id(node))
         called = isinstance(parent, ast.Call) and parent.func is node
         if called or r.find(p).kind in (Kind.MODULE, Kind.CLASS, Kind.CALLABLE, Kind.MISSING):
             r.refuse(node, written(node), _NOT_ALLOWED, "not_allowed", canonical)
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         got = r.attribute(node)
         if got is not None and r.path(got[0]) is None:
             attr = got[1]

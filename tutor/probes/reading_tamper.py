@@ -41,7 +41,7 @@ _CLASS_VALUE = ("a class your code did not define may be called, named as a base
 def check_tamper(r: Reading) -> None:
     """Record every T1, T2, T4 and T5 refusal of the answer in ``r``."""
     _rebinding(r)
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         if isinstance(node, ast.Name):
             _private(r, node)
         if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):  # fmt: skip
@@ -81,7 +81,7 @@ def _rebinding(r: Reading) -> None:
                 r.refuse(b.node, name, _DUNDER, "tamper", name)
             elif name in protected and not (b.how == "import" and _same_import(r, name, b.target)):  # fmt: skip
                 r.refuse(b.node, name, protected[name], "tamper", name)
-    for node in ast.walk(r.tree):
+    for node in r.nodes:
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             r.refuse(node, written(node), _STAR, "tamper", "*")
 
