@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -79,6 +80,23 @@ def _no_space(folder: Path) -> bool:
         return False
 
 
+def _wal(conn: sqlite3.Connection, patience: float = 10.0) -> None:
+    """Switch to WAL. Several tutors opening a fresh file at once all ask for the switch, and
+    SQLite answers "locked" at once to the ones that lose (its busy handler does not wait on
+    a journal mode change), so they retry, a little longer each time, for ``patience`` s."""
+    deadline = time.monotonic() + patience
+    pause = 0.01
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open the database at ``path`` in WAL mode, checked and migrated; raises StoreError."""
     conn = None
@@ -92,7 +110,7 @@ def connect(path: Path) -> sqlite3.Connection:
         (verdict,) = conn.execute("PRAGMA quick_check(1)").fetchone()
         if verdict != "ok":
             raise sqlite3.DatabaseError(f"database disk image is malformed: {verdict}")
-        conn.execute("PRAGMA journal_mode=WAL")
+        _wal(conn)
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         migrate(conn)
