@@ -15,7 +15,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Tag, ValidationError
 
 from tutor.content.models import KINDS, Pack
 from tutor.content.positions import Locator, Path, dotted
@@ -58,12 +58,18 @@ def _unwrap(tp: Any) -> Any:
 
 
 def _members(tp: Any) -> tuple[Any, ...]:
+    """A union's members (each as written: a member's ``Tag`` is read by ``_tag_of``)."""
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
-        return tuple(_unwrap(a) for a in typing.get_args(tp) if a is not type(None))
+        return tuple(a for a in typing.get_args(tp) if a is not type(None))
     return ()
 
 
 def _tag_of(member: Any) -> str:
+    if typing.get_origin(member) is typing.Annotated:
+        for meta in member.__metadata__:
+            if isinstance(meta, Tag):  # a member of a union with a callable discriminator
+                return str(meta.tag)
+    member = _unwrap(member)
     if isinstance(member, type) and issubclass(member, BaseModel):
         kind = member.model_fields.get("kind")
         if kind is not None and typing.get_origin(kind.annotation) is typing.Literal:
@@ -131,16 +137,21 @@ def _value_at(data: Any, path: Path) -> Any:
 
 
 def _choose(node: Any, members: tuple[Any, ...]) -> str | None:
-    """The tag of the union member the author meant, judged by the keys written."""
+    """The tag of the union member the author meant, judged by the keys written (a list: the
+    member that is a list)."""
+    if isinstance(node, list):
+        lists = [_tag_of(m) for m in members if typing.get_origin(_unwrap(m)) is list]
+        return lists[0] if len(lists) == 1 else None
     if not isinstance(node, dict):
         return None
     tags = [_tag_of(m) for m in members]
     if isinstance(node.get("kind"), str) and node["kind"] in tags:
         return str(node["kind"])
     scores = []
-    for m in members:
+    for member in members:
+        m = _unwrap(member)
         if isinstance(m, type) and issubclass(m, BaseModel):
-            scores.append((len(set(node) & set(field_names(m))), _tag_of(m)))
+            scores.append((len(set(node) & set(field_names(m))), _tag_of(member)))
     scores.sort(reverse=True)
     if scores and scores[0][0] > 0 and (len(scores) == 1 or scores[1][0] < scores[0][0]):
         return scores[0][1]

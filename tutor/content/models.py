@@ -9,9 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PrivateAttr,
+    Tag,
+    WithJsonSchema,
+    model_validator,
+)
 
 from tutor.content.template import render
+from tutor.content.units import known_unit
 from tutor.settings import runtime_limits, runtime_names
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
@@ -150,12 +161,53 @@ class DrillBase(Strict):
         return self.limits or runtime_limits(self.runtime) or "default"
 
 
+#: the absolute tolerance of a predict drill's float truths when it names none
+ATOL = 1e-6
+
+
+class PredictWrong(Strict):
+    """A likely mistake of a predict drill: the value it gives, and what it means."""
+
+    ask: str = Field(
+        description="expression computed after `ask`, with the same setup and params: the "
+        "value a learner who makes this mistake answers"
+    )
+    feedback: str = Field(
+        description="shown when the answer matches this value (and not the truth): what the "
+        "mistake is, without the right answer"
+    )
+
+
+#: a unit a predict answer may carry, by any of its spellings (``tutor.content.units``)
+Unit = Annotated[
+    str,
+    AfterValidator(known_unit),
+    Field(json_schema_extra={"examples": ["MiB", "ms", "s", "%", "B"]}),
+]
+
+
 class PredictDrill(DrillBase):
     """Predict what torch returns (or raises) for ``ask`` after ``setup``."""
 
     kind: Literal["predict"]
     ask: str = Field(description="expression whose value (or exception) is the truth")
     tolerance: float = Field(default=1e-4, ge=0, description="relative tolerance for floats")
+    atol: float = Field(
+        default=ATOL,
+        ge=0,
+        description=f"absolute tolerance for floats (default {ATOL:g}): an answer this close "
+        "to a float truth is right, so 0 is right for float round-off of 0",
+    )
+    unit: Unit | None = Field(
+        default=None,
+        description="the unit the truth is in (MiB, ms, %, ...): an answer in another unit is "
+        "wrong, with that reason; default: the one unit the prompt names, if any",
+    )
+    wrong: list[PredictWrong] = Field(
+        default_factory=list,
+        description="likely mistakes: each `ask` is computed beside the truth, and a learner "
+        "whose answer matches its value is shown its `feedback`",
+    )
     lenient: bool = Field(
         default=True,
         description="accept looser forms than torch's own (a number for a one-element Size, "
@@ -163,14 +215,72 @@ class PredictDrill(DrillBase):
     )
 
 
+#: a line of an order drill: its full text, or its number (from 1) in ``lines`` (what each
+#: names, and that there are two or more, is checked with the lines: ``order_rules``)
+LineRef = Annotated[Any, WithJsonSchema({"type": ["integer", "string"]})]
+#: lines that must come in this order (each before the next): ``[1, 4]``, ``[a, b, c]``
+Chain = list[LineRef]
+
+
+class OrderRule(Strict):
+    """A constraint with its own feedback: ``{order: [1, 4], why: ...}``."""
+
+    order: Chain = Field(description="lines that must come in this order, each before the next")
+    why: str = Field(
+        default="",
+        description="shown when an answer breaks this constraint (instead of the plain "
+        "'`b` comes before `a`' feedback)",
+    )
+
+
+def _constraint_form(value: Any) -> str:
+    return "rule" if isinstance(value, dict) else "chain"
+
+
+#: a constraint: a list of lines, or a mapping with ``order`` and ``why``
+Constraint = Annotated[
+    Annotated[Chain, Tag("chain")] | Annotated[OrderRule, Tag("rule")],
+    Discriminator(_constraint_form),
+]
+
+
+class OrderRun(Strict):
+    """How an order drill is checked by running the learner's order of its own lines."""
+
+    assert_: str = Field(
+        alias="assert",
+        description="code run after `setup` and the drill's lines in the learner's order; the "
+        "order is right when it does not raise (an AssertionError's message is the feedback). "
+        "It reads `order` (the lines' numbers, from 1, in the learner's order) and `lines` (their "
+        "texts, in the drill's order); while each line runs, `line` holds its number",
+    )
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
 class OrderDrill(DrillBase):
-    """Put lines in order; ``lines`` is the correct order."""
+    """Put lines in order; ``lines`` is a correct order (the one shown as the answer)."""
 
     kind: Literal["order"]
-    lines: list[str] = Field(min_length=2, description="the correct order")
+    lines: list[str] = Field(min_length=2, description="a correct order, shown as the answer")
     accept: list[list[str]] = Field(
         default_factory=list, description="other complete orders that are right too"
     )
+    constraints: list[Constraint] = Field(
+        default_factory=list,
+        description="any order that keeps every constraint is right: each is a list of lines "
+        "(full text, or number from 1) that must come in that order, or {order: [...], why: ...}",
+    )
+    run: OrderRun | None = Field(
+        default=None,
+        description="run the learner's order of the lines after `setup`, then `run.assert`: "
+        "any order it passes is right",
+    )
+
+    @property
+    def rules(self) -> list[OrderRule]:
+        """Every constraint as an :class:`OrderRule` (a plain list has no ``why``)."""
+        return [c if isinstance(c, OrderRule) else OrderRule(order=c) for c in self.constraints]
 
     @model_validator(mode="after")
     def _accept_permutes_lines(self) -> OrderDrill:

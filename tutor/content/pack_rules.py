@@ -1,5 +1,6 @@
-"""Pack checks beyond the schema that need no torch: ids, ranges, placeholders, and choice
-``why`` texts that give the right answer away.
+"""Pack checks beyond the schema that need no torch: ids, ranges, placeholders, choice
+``why`` texts that give the right answer away, and order constraints that name no line or that
+``lines`` breaks.
 
 They run on the plain data (whatever its shape), so a file with schema errors still gets
 every other problem reported in the same pass.
@@ -15,6 +16,7 @@ from tutor.content.case_rules import check_cases
 from tutor.content.check_rules import Report, check_inputs, check_rules
 from tutor.content.choice_rules import choice_problems
 from tutor.content.labs import LAB_NAMES
+from tutor.content.order_rules import constraint_problems
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import placeholders
@@ -66,6 +68,8 @@ def check_pack_data(data: Any, locator: Locator) -> list[Problem]:
             check_cases(check, (*here, "check"), _first_values(drill.get("params")), report)
         check_rules(drill, here, report)
         check_uses(data["drills"], i, report)
+        for rel, message in constraint_problems(drill):
+            report((*here, *rel), message)
         for j, message in choice_problems(drill.get("choices")):
             report((*here, "choices", j, "why"), message)
         for path, text in _prose(drill, here):

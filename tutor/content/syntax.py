@@ -1,7 +1,8 @@
 """Static checks of a pack's code, without running it: it compiles, and ``call`` exists.
 
-Part of ``tutor pack check`` (not of every catalog load): ``setup``, ``ask``, ``reference`` and a
-check's ``assert`` must compile once their params are filled in, ``ask`` must be one expression,
+Part of ``tutor pack check`` (not of every catalog load): ``setup``, ``ask`` (and each ``ask`` of
+a predict drill's ``wrong`` entries), ``reference`` and a check's ``assert`` (and every line of an
+order drill checked by running) must compile once their params are filled in, ``ask`` must be one expression,
 and a check's ``call`` must be defined at the top level of the reference. Errors point at the
 offending line inside the block of code.
 """
@@ -12,7 +13,7 @@ import ast
 from typing import Any
 
 from tutor.content.assert_taint import self_compared
-from tutor.content.models import CodeDrill, Drill, IntParam, Pack, PredictDrill
+from tutor.content.models import CodeDrill, Drill, IntParam, OrderDrill, Pack, PredictDrill
 from tutor.content.positions import Locator, Path, dotted
 from tutor.content.problems import Problem
 from tutor.content.template import render
@@ -136,6 +137,13 @@ def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
             check((*here, "setup"), drill.setup, "exec", params, "not valid Python")
         if isinstance(drill, PredictDrill):
             check((*here, "ask"), drill.ask, "eval", params, "not one Python expression")
+            for j, mistake in enumerate(drill.wrong):
+                path = (*here, "wrong", j, "ask")
+                check(path, mistake.ask, "eval", params, "not one Python expression")
+        if isinstance(drill, OrderDrill) and drill.run is not None:
+            check((*here, "run", "assert"), drill.run.assert_, "exec", params, "not valid Python")
+            for j, text in enumerate(drill.lines):  # the lines are run: each must be Python
+                check((*here, "lines", j), text, "exec", params, "not valid Python (the lines run)")
         if not isinstance(drill, CodeDrill):
             continue
         ok = check((*here, "reference"), drill.reference, "exec", params, "not valid Python")

@@ -12,6 +12,8 @@ FORMS = {
     "ValueArg": "`{value: ...}`",
     "int": "an integer",
     "str": "text (a param name)",
+    "chain": "a list of lines (each its text or its number)",
+    "rule": "`{order: [lines...], why: ...}`",
 }
 
 #: why a required field is needed, by (model name, field)

@@ -6,7 +6,14 @@ literals), booleans (``True``/``true``), ``None``, strings, tuples and lists (``
 ``[1, 2]``, ``1, 2``, ``1 2``), ``torch.Size([...])``, ``tensor([...], dtype=...)`` as
 printed by torch, ``torch.device('cpu')``, dicts, exception names (``RuntimeError``,
 ``raises RuntimeError: ...``) and bare words (``float32``, ``torch.float32``, ``cpu``), which the
-comparison interprets according to the truth.
+comparison interprets according to the truth. A number followed by one word (``16 samples``,
+``209.4 MiB``, ``50%``) is a :class:`Measured`: the judge reads it as the number, unless the
+word is a unit other than the one the drill asks in.
+
+Thousands separators: a comma between groups of exactly three digits, with no space, inside one
+number (``470,292``, ``99,840.0``), is read as a separator where the truth is one number
+(``tutor.grading.predict``) and after a number that carries a word; everywhere else a comma
+separates items (``1, 12, 4``). A comma that is neither (``3,5``) is not guessed at.
 """
 
 from __future__ import annotations
@@ -35,6 +42,14 @@ class Seq(list[Any]):
     """A sequence the learner typed; ``kind`` is ``tuple``, ``list``, ``size`` or ``bare``."""
 
     kind: str = "list"
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A number followed by a word (``16 samples``, ``209.4 MiB``): the number, and the word."""
+
+    value: int | float
+    word: str
 
 
 @dataclass(frozen=True)
@@ -78,6 +93,15 @@ _EXC = re.compile(
 _NUMBERS = re.compile(
     r"^[\s,]*[-+]?[\d.]+(?:e[-+]?\d+)?(?:[\s,]+[-+]?[\d.]+(?:e[-+]?\d+)?)+[\s,]*$"
 )
+#: a number (separators allowed) and one word after it: ``16 samples``, ``209.4MiB``, ``50 %``
+_MEASURED = re.compile(
+    r"^(?P<num>[-+]?[\d.,]*\d[\d.,]*(?:e[-+]?\d+)?)\s*(?P<word>%|[A-Za-zµμ][A-Za-zµμ/]*)$",
+    re.IGNORECASE,
+)
+#: commas between groups of three digits inside one number: ``470,292``, ``-1,024.5``
+THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:e[-+]?\d+)?", re.IGNORECASE)
+#: a comma inside digits that is no thousands separator: ``3,5``, ``1,0000``
+ODD_COMMA = re.compile(r"[-+]?\d+(?:,\d+)+(?:\.\d*)?(?:e[-+]?\d+)?", re.IGNORECASE)
 _WORDS = {"true": True, "false": False, "nan": math.nan, "inf": math.inf, "none": None}
 
 
@@ -118,12 +142,42 @@ def parse_answer(text: str) -> Any:
         seq = Seq(parse_answer(p) for p in re.split(r"[\s,]+", text.strip(" ,")) if p)
         seq.kind = "bare"
         return seq
+    measured = _MEASURED.match(text)
+    if measured and measured.group("word").lower() not in _WORDS:
+        return Measured(read_number(measured.group("num")), measured.group("word"))
     if re.fullmatch(r"[\w. :'\"-]+", text):
         return Word(text.strip("'\""))
     raise AnswerError(
         "could not read that; write a Python-style value such as (2, 3), 4.5, True, "
         "torch.float32, tensor([[1, 2]]) or an exception name such as RuntimeError"
     )
+
+
+def odd_comma(text: str) -> AnswerError:
+    """The error for a comma inside digits that is no thousands separator (``3,5``)."""
+    return AnswerError(
+        f"`{text.strip()}` has a comma that is not a thousands separator: write a decimal with a "
+        "point (3.5), thousands as 1,000, and several numbers with a space after each comma "
+        "(3, 5)"
+    )
+
+
+def read_number(text: str) -> int | float:
+    """One number as typed, thousands separators allowed (``99,840.0`` -> 99840.0, keeping the
+    rounding the learner did); AnswerError when it is not one number."""
+    text = text.strip()
+    if "," in text:
+        if not THOUSANDS.fullmatch(text):
+            raise odd_comma(text)
+        text = text.replace(",", "")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError):
+        raise AnswerError(f"`{text}` is not a number") from None
+    value = _Reader(text).read(tree.body)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise AnswerError(f"`{text}` is not a number")
+    return value
 
 
 def _dotted(node: ast.AST) -> str | None:

@@ -1,8 +1,9 @@
 """The grading engine: plan, run the plan's sandbox call, judge — for every drill kind.
 
 The sync CLI and the async UI share every line of logic: ``plan`` draws the params and reads
-the answer once, and either decides without the sandbox (order and choice drills, code whose
-syntax error or forbidden construct is found by reading it) or names the probe to call;
+the answer once, and either decides without the sandbox (choice drills, order drills but an order
+that only running it can judge, code whose syntax error or forbidden construct is found by
+reading it) or names the probe to call;
 ``judge`` validates the probe's data (``tutor.probes.data_grading``; data that does not fit is a
 ``sandbox_error``) and turns it into a :class:`Grade`. ``grade`` and ``grade_async`` are the two
 thin ways of running a plan.
@@ -15,14 +16,23 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
-from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, PredictDrill
+from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, Params, PredictDrill
+from tutor.content.units import prompt_unit
 from tutor.grading import codecheck
-from tutor.grading.choices import judge_choice, judge_order
+from tutor.grading import order as orders
+from tutor.grading.choices import judge_choice
 from tutor.grading.grade import Call, Grade, Judgement, Plan, Status
 from tutor.grading.hints import hint_for_category
 from tutor.grading.predict import judge_predict
-from tutor.grading.variants import draw_params, other_seeds, render
-from tutor.probes.data_grading import CodeData, PredictAuthoring, PredictData, PredictValue
+from tutor.grading.variants import draw_params, other_seeds, render, render_prose
+from tutor.probes.data_grading import (
+    CodeData,
+    MistakeValue,
+    OrderData,
+    PredictAuthoring,
+    PredictData,
+    PredictValue,
+)
 from tutor.sandbox.result import RunResult
 from tutor.sandbox.result import Status as RunStatus
 
@@ -33,6 +43,7 @@ PREDICT_TARGET = "tutor.probes.grade_predict:predict"
 PREDICT_TIMEOUT = 5.0
 CODE_TIMEOUT = 10.0
 _PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
+_ORDER_DATA: TypeAdapter[OrderData] = TypeAdapter(OrderData)
 
 
 class DrillLike(Protocol):
@@ -53,12 +64,24 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
     p = Plan(seed=seed, params=params)
     profile = drill.profile
     if isinstance(drill, PredictDrill):
-        kwargs = {"setup": drill.setup_code(params), "ask": render(drill.ask, params)}
+        kwargs: dict[str, Any] = {
+            "setup": drill.setup_code(params),
+            "ask": render(drill.ask, params),
+        }
+        if drill.wrong:
+            kwargs["wrong"] = [render(w.ask, params) for w in drill.wrong]
         p.call = Call(
             target=PREDICT_TARGET, kwargs=kwargs, timeout=PREDICT_TIMEOUT, profile=profile
         )
     elif isinstance(drill, OrderDrill):
-        p.decided = judge_order(drill, params, answer)
+        decided = orders.decide(drill, params, answer)
+        if isinstance(decided, Judgement):
+            p.decided = decided
+        else:  # the drill's check decides: run its lines in the learner's order
+            kwargs = orders.run_kwargs(drill, params, decided)
+            p.call = Call(
+                target=orders.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=profile
+            )
     elif isinstance(drill, ChoiceDrill):
         p.decided = judge_choice(drill, params, answer)
     elif isinstance(drill, CodeDrill):
@@ -142,7 +165,9 @@ def malformed(exc: ValidationError) -> Judgement:
     return Judgement("sandbox_error", msg, "")
 
 
-def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judgement:
+def _predict(
+    drill: PredictDrill, answer: str, result: RunResult | None, params: Params
+) -> Judgement:
     value = _data(result, learner=False, timeout=PREDICT_TIMEOUT)
     if isinstance(value, Judgement):
         return value
@@ -156,7 +181,25 @@ def _predict(drill: PredictDrill, answer: str, result: RunResult | None) -> Judg
         msg = f"The drill is broken: its {data.field} raised {err.type}{line}: {err.message}"
         return Judgement("authoring", msg, "")
     truth = data.value.model_dump()
-    return judge_predict(truth, data.context, answer, drill.tolerance, drill.lenient)
+    known = [
+        (m.value.model_dump(), render_prose(w.feedback, params).strip())
+        for w, m in zip(drill.wrong, data.wrong, strict=False)
+        if isinstance(m, MistakeValue)
+    ]
+    unit = drill.unit or prompt_unit(render_prose(drill.prompt, params))
+    return judge_predict(truth, data.context, answer, drill.tolerance, drill.lenient,
+                         atol=drill.atol, unit=unit, known=known)  # fmt: skip
+
+
+def _order(drill: OrderDrill, result: RunResult | None, params: Params) -> Judgement:
+    value = _data(result, learner=False)
+    if isinstance(value, Judgement):
+        return value
+    try:
+        data = _ORDER_DATA.validate_python(value)
+    except ValidationError as exc:
+        return malformed(exc)
+    return orders.judge_run(drill, params, data)
 
 
 def _code(
@@ -194,10 +237,12 @@ def judge(ref: DrillLike, p: Plan, answer: str, result: RunResult | None) -> Gra
     if p.decided is not None:
         judgement = p.decided
     elif isinstance(drill, PredictDrill):
-        judgement = _predict(drill, answer, result)
+        judgement = _predict(drill, answer, result, p.params)
     elif isinstance(drill, CodeDrill):
         judgement, forbidden, failure = _code(result, drill, p)
-    else:  # order and choice drills are decided by their plan
+    elif isinstance(drill, OrderDrill) and p.call is not None:
+        judgement = _order(drill, result, p.params)
+    else:  # choice drills and most order drills are decided by their plan
         judgement = Judgement("error", f"A {drill.kind} drill was planned without a decision.", "")
     return Grade(
         drill=ref.full_id,

@@ -3,8 +3,10 @@
 ``equal(truth, answer, tolerance)`` returns None when they agree, else a short reason. Answers
 are read generously: a tuple, list, ``torch.Size`` or bare ``1, 2`` are the same sequence; an int
 equals the float with the same value; ``float32``/``torch.float32``/``torch.float`` are one
-dtype; ``yes``/``no`` answer a boolean; floats agree within the drill's relative tolerance or within half a unit of the last
-digit the learner typed (when they typed at least three significant digits).
+dtype; ``yes``/``no`` answer a boolean; floats agree within the drill's relative tolerance, within
+its absolute tolerance ``atol`` (which makes ``0`` right for a truth that is float round-off of
+0), or within half a unit of the last digit the learner typed (when they typed at least three
+significant digits).
 """
 
 from __future__ import annotations
@@ -38,19 +40,22 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
-def close(truth: float, answer: float, tolerance: float) -> bool:
-    """Float agreement: relative tolerance, or the rounding the learner visibly did."""
+def close(truth: float, answer: float, tolerance: float, atol: float = 0.0) -> bool:
+    """Float agreement: relative tolerance, absolute tolerance, or the rounding the learner
+    visibly did."""
     slack = answer.slack if isinstance(answer, Approx) else 0.0
     truth, answer = float(truth), float(answer)
     if math.isnan(truth) or math.isnan(answer):
         return math.isnan(truth) and math.isnan(answer)
     if math.isinf(truth) or math.isinf(answer):
         return truth == answer
-    allowed = max(tolerance * abs(truth), 1e-12, slack * 1.000001)
+    allowed = max(tolerance * abs(truth), atol, 1e-12, slack * 1.000001)
     return abs(truth - answer) <= allowed
 
 
-def _number(truth: Any, answer: Any, tolerance: float, as_float: bool) -> str | None:
+def _number(
+    truth: Any, answer: Any, tolerance: float, as_float: bool, atol: float = 0.0
+) -> str | None:
     truth = number(truth)
     if isinstance(truth, bool):
         return None if answer is truth else f"expected {truth}"
@@ -58,7 +63,7 @@ def _number(truth: Any, answer: Any, tolerance: float, as_float: bool) -> str | 
         return "expected a number"
     if not as_float and isinstance(truth, int):
         return None if answer == truth else f"{answer} is not {truth}"
-    return None if close(truth, answer, tolerance) else f"{answer} is not close to {truth}"
+    return None if close(truth, answer, tolerance, atol) else f"{answer} is not close to {truth}"
 
 
 def shape_of(values: Any) -> list[int] | None:
@@ -81,7 +86,7 @@ def flat(values: Any) -> list[Any]:
     return [values]
 
 
-def _tensor(truth: Tagged, answer: Any, tolerance: float) -> str | None:
+def _tensor(truth: Tagged, answer: Any, tolerance: float, atol: float) -> str | None:
     if isinstance(answer, TensorLit):
         if answer.dtype is not None and dtype_of(answer.dtype) != truth["dtype"]:
             return f"dtype torch.{dtype_of(answer.dtype)} is not torch.{truth['dtype']}"
@@ -101,7 +106,7 @@ def _tensor(truth: Tagged, answer: Any, tolerance: float) -> str | None:
         return None
     is_float = truth["dtype"].startswith(("float", "bfloat", "complex"))
     for t, a in zip(flat(truth["values"]), flat(values), strict=True):
-        why = _number(t, a, tolerance, is_float)
+        why = _number(t, a, tolerance, is_float, atol)
         if why:
             return "the values differ"
     return None
@@ -122,8 +127,9 @@ def _device(truth: str, answer: Any) -> str | None:
     return None
 
 
-def equal(truth: Tagged, answer: Any, tolerance: float) -> str | None:
-    """None when ``answer`` (from ``parse_answer``) agrees with ``truth``, else a reason."""
+def equal(truth: Tagged, answer: Any, tolerance: float, atol: float = 0.0) -> str | None:
+    """None when ``answer`` (from ``parse_answer``) agrees with ``truth``, else a reason;
+    ``tolerance`` is relative and ``atol`` absolute (floats only)."""
     kind = truth["type"]
     if kind == "exception":
         if isinstance(answer, ExcName):
@@ -140,11 +146,11 @@ def equal(truth: Tagged, answer: Any, tolerance: float) -> str | None:
         if len(answer) != len(items):
             return f"{len(answer)} items, expected {len(items)}"
         for t, a in zip(items, answer, strict=True):
-            if equal(t, a, tolerance):
+            if equal(t, a, tolerance, atol):
                 return "an item differs"
         return None
     if kind in ("int", "float"):
-        return _number(truth["value"], answer, tolerance, kind == "float")
+        return _number(truth["value"], answer, tolerance, kind == "float", atol)
     if kind == "bool":
         if isinstance(answer, Word) and answer.text.lower() in YES_NO:
             answer = YES_NO[answer.text.lower()]
@@ -160,13 +166,13 @@ def equal(truth: Tagged, answer: Any, tolerance: float) -> str | None:
     if kind == "device":
         return _device(truth["name"], answer)
     if kind == "tensor":
-        return _tensor(truth, answer, tolerance)
+        return _tensor(truth, answer, tolerance, atol)
     if kind == "dict":
         if not isinstance(answer, dict) or len(answer) != len(truth["items"]):
             return "expected a dict"
         for k, v in truth["items"]:
             key = number(k.get("value"))
-            if key not in answer or equal(v, answer[key], tolerance):
+            if key not in answer or equal(v, answer[key], tolerance, atol):
                 return "an entry differs"
         return None
     text = answer.text if isinstance(answer, Word) else str(answer)

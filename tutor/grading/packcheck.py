@@ -2,10 +2,11 @@
 
 For each drill, on seeds 0..4: a predict drill's ``setup`` and ``ask`` must run (any error in
 ``setup``, or a NameError, SyntaxError or ImportError in ``ask``, is an authoring error reported
-at the file line where it happened) and give a truth a learner can type; a code/fix drill's
-reference must pass its own check on every seed, and its starter and every ``wrong`` answer
-must fail it on every seed. The seeds of one drill (or one answer) share a sandbox call, so a
-whole pack costs a few calls per drill. Problems are ``Problem(file, line, col, field,
+at the file line where it happened) and give a truth a learner can type, and its likely mistakes
+must differ from the truth; an order drill checked by running must pass its check in its own
+right orders; a code/fix drill's reference must pass its own check on every seed, and its
+starter and every ``wrong`` answer must fail it on every seed. The seeds of one drill (or one
+answer) share a sandbox call, so a whole pack costs a few calls per drill. Problems are ``Problem(file, line, col, field,
 message)`` naming the field, e.g. ``drills[2].wrong[0]``.
 
 A drill declaring a ``runtime`` runs there: each runtime needed is started once (a
@@ -25,14 +26,15 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from pydantic import TypeAdapter, ValidationError
 
 from tutor.content.loader import load_pack_located
-from tutor.content.models import CodeDrill, Drill, Pack, PredictDrill
+from tutor.content.models import CodeDrill, Drill, OrderDrill, Pack, PredictDrill
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
-from tutor.grading import attacks, codecheck
+from tutor.grading import attacks, codecheck, order_check
 from tutor.grading.engine import CODE_TIMEOUT, grade_batch, plan, run_batch
 from tutor.grading.grade import Grade, Plan
+from tutor.grading.mistakes import truth_problems
 from tutor.grading.variants import draw_params, render
-from tutor.probes.data_grading import PredictAuthoring, PredictData, PredictValue
+from tutor.probes.data_grading import OrderData, PredictAuthoring, PredictData, PredictValue
 from tutor.sandbox.result import RunResult, Status
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ SEEDS = range(5)
 #: how a drill that a forged answer passes is reported
 ATTACK_SEVERITY = "warning"
 _PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
+_ORDER_DATA: TypeAdapter[OrderData] = TypeAdapter(OrderData)
 _D = TypeVar("_D", PredictDrill, CodeDrill)
 #: where in a pack file a problem is: ("drills", 2, "wrong", 0)
 Path_ = tuple[str | int, ...]
@@ -125,6 +128,7 @@ def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Repo
     if not isinstance(values, list):
         rep.add(("drills", i, "ask"), f"setup/ask did not finish: {values.status} {values.reason}")
         return
+    warned: set[tuple[str | int, ...]] = set()
     for seed, value in zip(SEEDS, values, strict=False):
         if value["outcome"] == "authoring":
             err = value["error"]
@@ -148,6 +152,37 @@ def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Repo
             rep.add(("drills", i, "ask"), f"ask returns a tensor of {truth['numel']} elements, "
                     "too many to type; ask for a smaller one or for its shape")  # fmt: skip
             return
+        found = truth_problems(drill, value, _where(drill, seed))
+        for path, message, severity, line in found:
+            if severity == "warning" and path in warned:
+                continue  # said once per drill
+            warned.add(path)
+            rep.add(("drills", i, *path) if path else ("drills", i, "ask"), message, line,
+                    severity)  # fmt: skip
+        if any(severity == "error" for _, _, severity, _ in found):
+            return
+
+
+def _check_order(drill: OrderDrill, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
+    """An order drill checked by running: its right orders pass, ``lines`` reversed does not."""
+    tried = order_check.runs(drill, list(SEEDS))
+    result = sandbox.call(
+        "tutor.probes.grade_order:run_orders",
+        timeout=CODE_TIMEOUT * len(tried),
+        profile=drill.profile,
+        runs=[r.kwargs for r in tried],
+    )
+    if str(result.status) != "ok" or not isinstance(result.value, list):
+        rep.add(("drills", i, "run"), f"the drill's own orders did not finish: "
+                f"{result.status} {result.reason}".rstrip())  # fmt: skip
+        return
+    try:
+        outcomes = [_ORDER_DATA.validate_python(v).model_dump() for v in result.value]
+    except ValidationError as exc:
+        rep.add(("drills", i, "run"), f"the probe sent data that cannot be read: {exc}")
+        return
+    for path, message, severity, line in order_check.problems(drill, tried, outcomes):
+        rep.add(("drills", i, *path), message, line, severity)
 
 
 def time_limit(drill: Drill) -> float:
@@ -350,7 +385,8 @@ def run_checks(
     pool, made = _pool(sandbox)
     try:
         for i, drill in enumerate(pack.drills):
-            if not isinstance(drill, (PredictDrill, CodeDrill)):
+            run = isinstance(drill, OrderDrill) and drill.run is not None
+            if not isinstance(drill, (PredictDrill, CodeDrill)) and not run:
                 continue
             if only is not None and drill.id not in only:
                 continue
@@ -358,9 +394,11 @@ def run_checks(
             box = _sandbox_for(full_id, drill, i, pool, rep, skipped)
             if box is None:
                 continue
-            if isinstance(drill, PredictDrill):
+            if isinstance(drill, OrderDrill):
+                _check_order(drill, i, box, rep)
+            elif isinstance(drill, PredictDrill):
                 _check_predict(_Ref(full_id, drill), i, box, rep)
-            else:
+            elif isinstance(drill, CodeDrill):
                 _check_code(_Ref(full_id, drill), i, box, rep)
     finally:
         if made:

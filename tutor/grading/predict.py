@@ -2,24 +2,40 @@
 
 Besides right/wrong, the judge recognises the usual wrong answers: right values in the wrong
 order, a transposed shape, row-major strides for a tensor that was permuted, a value predicted
-where torch raises (and the reverse), and names the failure category for the targeted hint.
+where torch raises (and the reverse), an answer of another kind than torch gives (a tensor where
+torch gives a list), an answer in another unit than the question's, the drill's own likely
+mistakes (its ``wrong`` entries, computed beside the truth), and names the failure category for
+the targeted hint. Feedback speaks of values as torch prints them, never of the reader's types.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
-from tutor.grading.answers import AnswerError, ExcName, Seq, TensorLit, Word, parse_answer
+from tutor.content.units import canonical
+from tutor.grading.answers import (
+    ODD_COMMA,
+    THOUSANDS,
+    AnswerError,
+    ExcName,
+    Measured,
+    Seq,
+    TensorLit,
+    Word,
+    clean,
+    odd_comma,
+    parse_answer,
+)
 from tutor.grading.grade import Judgement
 from tutor.grading.hints import exception_category
-from tutor.grading.matching import dtype_of, equal, flat, shape_of
+from tutor.grading.matching import close, dtype_of, equal, flat, shape_of
+from tutor.grading.spoken import mismatch, said
 from tutor.grading.truth import Tagged, number, show
 from tutor.probes.data_grading import Context
 
 _GENERIC_RAISE = {"error", "exception", "raises", "raise", "it raises", "throws", "fails", "crash"}
-_THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+")
 
 
 def row_major(shape: list[int]) -> list[int]:
@@ -79,7 +95,7 @@ def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[
         n = len(truth["items"])
         return f"Your answer has {len(got)} entries; the result has {n}.", "shape"
     # no entry is named here: the hint must not point at one
-    return f"Not {_said(answer)}.", "value" if got is not None else "type"
+    return f"Not {said(answer)}.", "value" if got is not None else "type"
 
 
 def _tensor_feedback(truth: Tagged, answer: Any) -> tuple[str, str]:
@@ -140,14 +156,6 @@ def _says_it_raises(answer: Any) -> bool:
     return text in _GENERIC_RAISE or text.endswith(("error", "err", "exception"))
 
 
-def _said(answer: Any) -> str:
-    if isinstance(answer, Word):
-        return answer.text
-    if isinstance(answer, ExcName):
-        return answer.name
-    return repr(list(answer)) if isinstance(answer, list) else repr(answer)
-
-
 def _other_exception(name: str, said: str, category: str | None) -> tuple[str, str]:
     """Feedback for a wrong exception name that never spells out the right one."""
     if SequenceMatcher(None, name.lower(), said.lower()).ratio() >= 0.8:
@@ -185,39 +193,99 @@ def explain(truth: Tagged, answer: Any, context: Context | None) -> tuple[str, s
         )
     if isinstance(answer, ExcName) or _says_it_raises(answer):
         return "No exception here: torch returns a value.", "predicted_raise"
+    other = mismatch(truth, answer)
+    if other:
+        return other, "type"
     if kind in ("size", "tuple", "list"):
         return _seq_feedback(truth, answer, context)
     if kind == "tensor":
         return _tensor_feedback(truth, answer)
     if kind == "dtype":
-        return f"Not {_said(answer)}.", "dtype"
+        return f"Not {said(answer)}.", "dtype"
     if kind == "device":
-        return f"Not {_said(answer)}.", "device_mismatch"
+        return f"Not {said(answer)}.", "device_mismatch"
     if kind == "bool":
-        return f"Not {_said(answer)}.", "bool"
+        return f"Not {said(answer)}.", "bool"
     if kind == "none" or answer is None:
-        return f"Not {_said(answer)}.", "type"
-    return f"Not {_said(answer)}.", "value"
+        return f"Not {said(answer)}.", "type"
+    return f"Not {said(answer)}.", "value"
+
+
+def _one_number(truth: Tagged) -> bool:
+    """Whether the truth is one number, so that a comma inside digits is a separator."""
+    return truth["type"] in ("int", "float") or (truth["type"] == "tensor" and not truth["shape"])
+
+
+def read(truth: Tagged, text: str) -> Any:
+    """The typed ``text`` read for this truth (AnswerError when it cannot be): thousands
+    separators inside one number (``99,840.0``) where the truth is one number."""
+    plain = clean(text)
+    if _one_number(truth):
+        if THOUSANDS.fullmatch(plain):
+            return parse_answer(plain.replace(",", ""))  # 470,292 as the lessons print it
+        if ODD_COMMA.fullmatch(plain):
+            raise odd_comma(plain)
+    return parse_answer(text)
+
+
+def _unit_reason(answer: Measured, unit: str | None) -> str | None:
+    """Why an answer with a word after its number is wrong for its unit (None: read the
+    number): a known unit other than the question's."""
+    written = canonical(answer.word)
+    if written is None or unit is None or written == unit:
+        return None
+    return f"Your answer is in {written}; the question asks for {unit}."
+
+
+def _rounding_note(truth: Tagged, answer: Any, tolerance: float) -> str:
+    """A note for a float truth that only the absolute tolerance matched (round-off of 0)."""
+    if truth["type"] != "float" or isinstance(answer, bool) or not isinstance(answer, int | float):
+        return ""
+    value = number(truth["value"])
+    if not isinstance(value, float) or close(value, answer, tolerance):
+        return ""
+    return f" (torch gives {show(truth)}, the same up to float round-off.)"
 
 
 def judge_predict(
-    truth: Tagged, context: Context | None, text: str, tolerance: float, lenient: bool = True
+    truth: Tagged,
+    context: Context | None,
+    text: str,
+    tolerance: float,
+    lenient: bool = True,
+    *,
+    atol: float = 0.0,
+    unit: str | None = None,
+    known: Sequence[tuple[Tagged, str]] = (),
 ) -> Judgement:
     """Grade the typed ``text`` against the truth torch produced. With ``lenient`` a looser form
-    than torch's own is accepted and the feedback says so; without it, it is wrong."""
+    than torch's own is accepted and the feedback says so; without it, it is wrong. ``atol`` is
+    the absolute tolerance of floats, ``unit`` the canonical unit the question asks in (an answer
+    in another known unit is wrong, with that reason), ``known`` the drill's likely mistakes as
+    (value torch computed for it, feedback): an answer that matches one gets its feedback."""
     expected = show(truth)
-    if truth["type"] in ("int", "float") and _THOUSANDS.fullmatch(text.strip()):
-        text = text.replace(",", "")  # 470,292 as the lessons print it, not (470, 292)
     try:
-        answer = parse_answer(text)
+        answer = read(truth, text)
     except AnswerError as exc:
         return Judgement("invalid", f"Could not read your answer: {exc}.", expected)
-    if equal(truth, answer, tolerance) is None:
+    if isinstance(answer, Measured):
+        if truth["type"] == "str":
+            answer = Word(clean(text))
+        else:
+            reason = _unit_reason(answer, unit)
+            if reason:
+                return Judgement("wrong", reason, expected, "unit")
+            answer = answer.value
+    if equal(truth, answer, tolerance, atol) is None:
         note = _lenient(truth, answer)
         if note and not lenient:
             msg = ("The right value, but not in the form torch gives it, and this drill asks for "
                    "that form exactly: which type does torch return here?")  # fmt: skip
             return Judgement("wrong", msg, expected, "type")
-        return Judgement("correct", "Correct." + note, expected)
+        return Judgement("correct", "Correct." + (note or _rounding_note(truth, answer, tolerance)),
+                         expected)  # fmt: skip
     feedback, category = explain(truth, answer, context)
+    for value, mistake in known:
+        if mistake and equal(value, answer, tolerance, atol) is None:
+            return Judgement("wrong", f"{feedback} {mistake}", expected, "mistake")
     return Judgement("wrong", feedback, expected, category)

@@ -8,7 +8,8 @@ A trial is one variant, the params drawn from one seed (``S`` to ``S+N-1``, then
   prompt or explain names the exception (a "the shape, or the error?" drill);
 - code and fix: the reference passes; the starter and every ``wrong`` answer fail on at least
   one trial (a wrong answer that passes every variant proves nothing);
-- order and choice: no two lines, and no two choices, read the same once rendered.
+- order and choice: no two lines, and no two choices, read the same once rendered; an order
+  drill checked by running passes its check in its own right orders on every variant.
 
 Each drill gets its first failing seed (if any) and the time of each trial (one sandbox call
 grading the reference, or evaluating the truth): a drill whose slowest trial exceeds its
@@ -29,7 +30,9 @@ from pydantic import TypeAdapter, ValidationError
 from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, Pack, PredictDrill
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import Problem
+from tutor.grading import order, order_check
 from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, grade, plan, run_call
+from tutor.grading.mistakes import truth_problems
 from tutor.grading.variants import draw_params, render, render_prose
 from tutor.probes.data_grading import PredictAuthoring, PredictData
 
@@ -45,8 +48,10 @@ _PROFILE_TIMEOUT = {"default": 0.0, "compile": 180.0}
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
+#: a path within a drill: ("wrong", 0, "ask")
+_Path = tuple[str | int, ...]
 #: what sweeping found: (path within the drill, message)
-Found = list[tuple[tuple[str | int, ...], str]]
+Found = list[tuple[_Path, str]]
 
 
 @dataclass(frozen=True)
@@ -108,46 +113,60 @@ def _timed(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> tuple[_
     return out, (time.perf_counter() - start) * 1000
 
 
-def _truth(ref: _Ref, seed: int, sandbox: Sandbox) -> tuple[str, str, float]:
-    """One predict variant: (``value`` | exception name | ``!`` when broken, message, ms)."""
+def _truth(ref: _Ref, seed: int, sandbox: Sandbox) -> tuple[str, str, float, _Path]:
+    """One predict variant: (``value`` | exception name | ``!`` when broken (``!!``: the
+    message names the variant), message, ms, the path of what is broken inside the drill)."""
     p = plan(ref, "", seed)
     result, ms = _timed(run_call, p, sandbox)
+    ask: _Path = ("ask",)
     if result is None:
-        return "!", "setup/ask made no sandbox call", ms
+        return "!", "setup/ask made no sandbox call", ms, ask
     if str(result.status) != "ok":
-        return "!", f"setup/ask did not finish: {result.status} {result.reason}".rstrip(), ms
+        return "!", f"setup/ask did not finish: {result.status} {result.reason}".rstrip(), ms, ask
     try:
         data = _PREDICT.validate_python(result.value)
     except ValidationError as exc:
-        return "!", f"the probe sent data that cannot be read: {exc.errors()[0]['msg']}", ms
+        return "!", f"the probe sent data that cannot be read: {exc.errors()[0]['msg']}", ms, ask
     if isinstance(data, PredictAuthoring):
         err = data.error
-        return "!", f"{data.field} raised {err.type}: {err.message}", ms
+        return "!", f"{data.field} raised {err.type}: {err.message}", ms, ask
     truth = data.value.model_dump()
     if truth["type"] == "other":
-        return "!", f"ask returns a {truth.get('pytype')}, which a learner cannot type", ms
+        return "!", f"ask returns a {truth.get('pytype')}, which a learner cannot type", ms, ask
     if truth["type"] == "tensor" and truth.get("values") is None:
-        return "!", f"ask returns a tensor of {truth.get('numel')} elements, too many to type", ms
+        return (
+            "!",
+            f"ask returns a tensor of {truth.get('numel')} elements, too many to type",
+            ms,
+            ask,
+        )
+    assert isinstance(ref.drill, PredictDrill)
+    where = _where(ref.drill, seed)
+    for path, message, severity, _ in truth_problems(ref.drill, data.model_dump(), where):
+        if severity == "error":  # the message names the variant already
+            return "!!", message, ms, path
     if truth["type"] == "exception":
-        return str(truth["name"]), str(truth.get("message", "")), ms
-    return "value", "", ms
+        return str(truth["name"]), str(truth.get("message", "")), ms, ask
+    return "value", "", ms, ask
 
 
 def _sweep_predict(ref: _Ref, drill: PredictDrill, out: DrillSweep, sandbox: Sandbox) -> Found:
-    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    seen: dict[tuple[str, ...], tuple[str, str, _Path]] = {}
     raised: dict[str, int] = {}  # exception name -> first seed
     valued: int | None = None
     for seed in out.seeds:
         params = draw_params(drill.params, seed)
-        key = (drill.setup_code(params), render(drill.ask, params))
+        key = (drill.setup_code(params), render(drill.ask, params),
+               *(render(w.ask, params) for w in drill.wrong))  # fmt: skip
         if key not in seen:  # the truth depends on the rendered code only
-            outcome, message, ms = _truth(ref, seed, sandbox)
+            outcome, message, ms, path = _truth(ref, seed, sandbox)
             out.times_ms.append(ms)
-            seen[key] = (outcome, message)
-        outcome, message = seen[key]
-        if outcome == "!":
-            out.failing_seed, out.failure = seed, f"{message} on {_where(drill, seed)}"
-            return [(("ask",), out.failure)]
+            seen[key] = (outcome, message, path)
+        outcome, message, path = seen[key]
+        if outcome in ("!", "!!"):
+            where = "" if outcome == "!!" else f" on {_where(drill, seed)}"
+            out.failing_seed, out.failure = seed, f"{message}{where}"
+            return [(path, out.failure)]
         if outcome == "value":
             valued = seed if valued is None else valued
         else:
@@ -232,6 +251,26 @@ def _sweep_static(drill: OrderDrill | ChoiceDrill, out: DrillSweep) -> Found:
     return []
 
 
+def _sweep_run(drill: OrderDrill, out: DrillSweep, sandbox: Sandbox) -> Found:
+    """An order drill checked by running: its right orders pass on every variant."""
+    for run in order_check.runs(drill, out.seeds):
+        if not run.must_pass:
+            continue
+        result, ms = _timed(sandbox.call, order.TARGET, timeout=CODE_TIMEOUT, profile=drill.profile,
+                            **run.kwargs)  # fmt: skip
+        out.times_ms.append(ms)
+        if str(result.status) != "ok" or not isinstance(result.value, dict):
+            out.failing_seed = run.seed
+            out.failure = f"{run.name} did not finish on {run.where}: {result.status}"
+            return [(run.path, out.failure)]
+        found = [f for f in order_check.problems(drill, [run], [result.value]) if f[2] == "error"]
+        if found:
+            out.failing_seed = run.seed
+            out.failure = found[0][1]
+            return [(found[0][0], out.failure)]
+    return []
+
+
 def sweep_drill(
     ref: _Ref, seeds: list[int], sandbox: Sandbox, budget: float | None = None, answers: bool = True
 ) -> tuple[DrillSweep, Found]:
@@ -245,6 +284,8 @@ def sweep_drill(
         found = _sweep_code(ref, drill, out, sandbox, answers)
     else:
         found = _sweep_static(drill, out)
+        if not found and isinstance(drill, OrderDrill) and drill.run is not None:
+            found = _sweep_run(drill, out, sandbox)
     if out.slow:
         why = "--budget" if budget else "half the grading time limit"
         found.append(((), f"slow: a trial took {max(out.times_ms):.0f} ms, over the budget "

@@ -3,8 +3,9 @@
 Two borders are checked here:
 
 - probe -> engine: what the grading probes return to the UI process (``PredictData`` from
-  ``grade_predict``, ``CodeData`` from ``grade_code``). The engine validates it before judging;
-  data that does not fit is a ``sandbox_error`` verdict with the reason, never a traceback.
+  ``grade_predict``, ``OrderData`` from ``grade_order``, ``CodeData`` from ``grade_code``).
+  The engine validates it before judging; data that does not fit is a ``sandbox_error``
+  verdict with the reason, never a traceback.
 - learner -> judge: what the learner's process sends to the judge process inside a code
   grading (``Ran``, ``Reply``, ``Ended``, carrying ``Wire`` values). Only data crosses: tensors as
   dtype/shape/strides/bytes, numbers, strings, None, containers of them, and opaque handles
@@ -56,12 +57,31 @@ class Tagged(_Open):
     type: str
 
 
+class MistakeValue(_Strict):
+    """What one likely mistake of a predict drill gives (a value or the exception raised)."""
+
+    outcome: Literal["value"]
+    value: Tagged
+
+
+class MistakeAuthoring(_Strict):
+    """A likely mistake's expression is broken (a NameError, SyntaxError or ImportError)."""
+
+    outcome: Literal["authoring"]
+    error: ErrorInfo
+
+
+Mistake = Annotated[MistakeValue | MistakeAuthoring, Field(discriminator="outcome")]
+
+
 class PredictValue(_Strict):
-    """The truth of a predict drill: what torch returned, or the exception it raised."""
+    """The truth of a predict drill: what torch returned, or the exception it raised, and what
+    each of the drill's likely mistakes (its ``wrong`` entries, in order) gives."""
 
     outcome: Literal["value"]
     value: Tagged
     context: Context | None = None
+    wrong: list[Mistake] = Field(default_factory=list)
 
 
 class PredictAuthoring(_Strict):
@@ -73,6 +93,41 @@ class PredictAuthoring(_Strict):
 
 
 PredictData = Annotated[PredictValue | PredictAuthoring, Field(discriminator="outcome")]
+
+
+class OrderPassed(_Strict):
+    """The learner's order ran and the drill's ``assert`` passed over it."""
+
+    outcome: Literal["passed"]
+
+
+class OrderFailed(_Strict):
+    """The drill's ``assert`` raised an AssertionError over the learner's order."""
+
+    outcome: Literal["failed"]
+    message: str = ""
+
+
+class OrderRaised(_Strict):
+    """A line raised when run in the learner's order."""
+
+    outcome: Literal["raised"]
+    line: int = Field(ge=1, description="the line's number in the drill's lines")
+    position: int = Field(ge=1, description="where the learner's order put it")
+    error: ErrorInfo
+
+
+class OrderAuthoring(_Strict):
+    """The order drill's own ``setup``, lines or ``assert`` is broken."""
+
+    outcome: Literal["authoring"]
+    field: Literal["setup", "lines", "check"]
+    error: ErrorInfo
+
+
+OrderData = Annotated[
+    OrderPassed | OrderFailed | OrderRaised | OrderAuthoring, Field(discriminator="outcome")
+]
 
 
 class Diff(_Open):

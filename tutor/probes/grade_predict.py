@@ -1,9 +1,12 @@
 """Runtime side of a predict drill: run ``setup``, evaluate ``ask``, return the truth as data.
 
-``predict(setup, ask)`` returns one of
+``predict(setup, ask, wrong)`` returns one of
 
-- ``{"outcome": "value", "value": <tagged value>, "context": {...} | None}`` where the value is
-  what torch returned or, for a "predict the error" drill, the exception it raised;
+- ``{"outcome": "value", "value": <tagged value>, "context": {...} | None, "wrong": [...]}``
+  where the value is what torch returned or, for a "predict the error" drill, the exception it
+  raised, and ``wrong`` holds, for each expression of the drill's likely mistakes (evaluated
+  after ``ask``, in the same namespace), ``{"outcome": "value", "value": <tagged value>}`` or
+  ``{"outcome": "authoring", "error": {...}}`` when that expression itself is broken;
 - ``{"outcome": "authoring", "field": "setup" | "ask", "error": {"type", "message", "line"}}``
   when the drill itself is broken (any exception in ``setup``; a NameError, SyntaxError or
   ImportError in ``ask``).
@@ -66,8 +69,22 @@ def _evaluate(ask: str, ns: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]
     return value, _context(base)
 
 
-def predict(setup: str, ask: str) -> dict[str, Any]:
-    """Run ``setup`` then ``ask`` in a fresh namespace; the truth (or authoring error) as data."""
+def _mistake(ask: str, ns: dict[str, Any]) -> dict[str, Any]:
+    """The value of one likely mistake's expression (or the exception it raises), as data."""
+    try:
+        code = compile(ask.strip(), "<wrong>", "eval")
+        value = eval(code, ns)
+    except AUTHORING_ERRORS as exc:
+        return {"outcome": "authoring", "error": describe_error(exc, "<wrong>")}
+    except Exception as exc:
+        return {"outcome": "value", "value": encode_exception(exc)}
+    return {"outcome": "value", "value": encode(value)}
+
+
+def predict(setup: str, ask: str, wrong: list[str] | None = None) -> dict[str, Any]:
+    """Run ``setup`` then ``ask`` in a fresh namespace; the truth (or authoring error) as data,
+    with the value of each expression in ``wrong`` (the drill's likely mistakes), computed
+    after the truth so that they cannot change it."""
     ns = fresh_namespace()
     try:
         run_code(setup, ns, "<setup>")
@@ -82,8 +99,11 @@ def predict(setup: str, ask: str) -> dict[str, Any]:
     except AUTHORING_ERRORS as exc:
         return {"outcome": "authoring", "field": "ask", "error": describe_error(exc, "<ask>")}
     except Exception as exc:
-        return {"outcome": "value", "value": encode_exception(exc), "context": None}
-    return {"outcome": "value", "value": encode(value), "context": context}
+        value, context = encode_exception(exc), None
+    else:
+        value = encode(value)
+    mistakes = [_mistake(w, ns) for w in wrong or []]
+    return {"outcome": "value", "value": value, "context": context, "wrong": mistakes}
 
 
 def predict_seeds(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
