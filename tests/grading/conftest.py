@@ -33,9 +33,9 @@ def basics() -> dict[str, Ref]:
 
 
 def unread(ref: Ref, answer: str, seed: int, sandbox):
-    """The grade of ``answer`` made without the UI's reading of it first: the sandbox call made
-    straight away, as the judge alone would see it. How the judge's own defences are tested
-    against answers the reading refuses anyway."""
+    """The grade of ``answer`` made without reading it (neither the UI's pre-pass nor the
+    judge's own reading): the sandbox call made straight away. How the judge's other defences
+    are tested against answers the reading refuses anyway."""
     from tutor.grading import codecheck
     from tutor.grading.engine import CODE_TIMEOUT, judge, run_call
     from tutor.grading.grade import Call, Plan
@@ -44,6 +44,7 @@ def unread(ref: Ref, answer: str, seed: int, sandbox):
     drill = ref.drill
     params = draw_params(drill.params, seed)
     kwargs = codecheck.code_kwargs(drill, params, answer, seed)  # type: ignore[arg-type]
+    kwargs["read"] = False  # the judge's own reading too: its other defences are under test
     call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=drill.profile)
     p = Plan(seed=seed, params=params, call=call)
     return judge(ref, p, answer, run_call(p, sandbox))

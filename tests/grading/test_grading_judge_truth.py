@@ -112,3 +112,38 @@ def test_other_variants_differ_from_the_attempts_own():
         others = [draw_params(ref.drill.params, s) for s in other_seeds(ref.drill.params, seed, 2)]
         assert own not in others and others[0] != others[1]
         assert other_seeds(ref.drill.params, seed, 2) == other_seeds(ref.drill.params, seed, 2)
+
+
+def judged_without_pre_pass(ref, answer: str, seed: int, sandbox):
+    """The grade as the judge alone reaches it: the UI's torch-free reading skipped, the
+    judge's own reading left on."""
+    from tutor.grading import codecheck
+    from tutor.grading.engine import CODE_TIMEOUT, judge, run_call
+    from tutor.grading.grade import Call, Plan
+    from tutor.grading.variants import draw_params
+
+    params = draw_params(ref.drill.params, seed)
+    kwargs = codecheck.code_kwargs(ref.drill, params, answer, seed)
+    call = Call(target=codecheck.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT)
+    p = Plan(seed=seed, params=params, call=call)
+    return judge(ref, p, answer, run_call(p, sandbox))
+
+
+@pytest.mark.parametrize(
+    ("drill", "answer", "category"),
+    [
+        (
+            "count-each",
+            "def _models():\n    return iter(())\ndef count(model):\n    return 0\n",
+            "tampered",
+        ),
+        ("halve", "import sys\ndef halve(t):\n    return t / 2\n", "tampered"),
+        ("doubled-data", "y = y\nz = y * 2\n", "tampered"),
+    ],
+)
+def test_the_judge_reads_the_answer_itself(judge, sandbox, drill, answer, category):
+    """Whatever the UI's pre-pass did or did not refuse, the judge reads the answer with its
+    own torch and refuses it before trusting anything its process sends."""
+    g = judged_without_pre_pass(judge[drill], answer, 3, sandbox)
+    assert not g.correct and g.category == category, g
+    assert "line" in g.feedback, g.feedback

@@ -22,6 +22,7 @@ GRADED_ON: dict[str, tuple[int, ...]] = {
     "constants": (1, 2),
     "echo": (1,),
     "claim": (1,),
+    "rebind": (1,),
 }
 #: what each forgery is, and what a drill it fools should change
 WHAT = {

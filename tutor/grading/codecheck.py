@@ -70,6 +70,11 @@ def code_kwargs(drill: CodeDrill, params: Params, code: str, seed: int) -> dict[
         "tolerance": check.tolerance,
         "inputs_unchanged": check.inputs_unchanged,
         "forbid": [normalize(f) for f in drill.forbid if f not in KEYWORDS],
+        "rules": {
+            "forbid": list(drill.forbid),
+            "allow": list(drill.allow),
+            "max_lines": drill.max_lines,
+        },  # fmt: skip
         "seed": seed,
         "allow": list(drill.allow),
         "compare": check.compare.model_dump(),

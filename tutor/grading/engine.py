@@ -85,7 +85,7 @@ def plan(ref: DrillLike, answer: str, seed: int) -> Plan:
     elif isinstance(drill, ChoiceDrill):
         p.decided = judge_choice(drill, params, answer)
     elif isinstance(drill, CodeDrill):
-        static = codecheck.judge_static(drill, answer)
+        static = codecheck.judge_static(drill, answer, params)
         if static is not None:
             p.decided, p.forbidden = static
             return p
@@ -222,6 +222,9 @@ def _code(
     index = next((i for i, d in enumerate(dumped) if not codecheck.passed(d)), len(dumped) - 1)
     variants = p.variants or [(p.seed, p.params)]
     params = variants[index][1]
+    if dumped[index]["stage"] == "refused":
+        judgement, forbidden = codecheck.refusal_judgement(drill, dumped[index]["refusals"])
+        return judgement, forbidden, None
     judgement, forbidden = codecheck.judge_code(dumped[index])
     judgement = codecheck.with_drill(judgement, dumped[index], drill, params)
     if index > 0:

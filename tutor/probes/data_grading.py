@@ -179,14 +179,27 @@ CodeStage = Literal[
     "answer_error",
     "answer_exit",
     "learner_data",
+    "refused",
 ]
+
+
+class Refusal(_Strict):
+    """One thing the judge's reading of the answer refuses (``tutor.probes.reading_judge``)."""
+
+    line: StrictInt
+    written: str
+    why: str
+    rule: str
+    name: str
 
 
 class CodeData(_Strict):
     """The judge's findings on one code answer (``grade_code.check_code``).
 
     ``answer_exit``: the learner's process ended without sending its results (``exit`` says
-    how); ``learner_data``: what it sent was not valid data (``error.message`` says why).
+    how); ``learner_data``: what it sent was not valid data (``error.message`` says why);
+    ``refused``: the judge's reading of the answer refused it (``refusals``), and nothing the
+    learner's process sent was looked at.
     """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -201,6 +214,7 @@ class CodeData(_Strict):
     assert_: AssertOutcome | None = Field(default=None, alias="assert")
     notes: list[str] = Field(default_factory=list)
     exit: ExitInfo | None = None
+    refusals: list[Refusal] = Field(default_factory=list)
     timings: dict[str, float] = Field(
         default_factory=dict,
         description="ms: fork, reference, learner (until its results arrived), compare, assert",

@@ -40,6 +40,7 @@ from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, in_child, serve_learner, spawn
 from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
 from tutor.probes.grade_run import describe_error, fresh_namespace, manual_seed, run_code
+from tutor.probes.reading_judge import judge_reading
 from tutor.probes.values import encode, encode_tensor
 
 _SHOWN = 64  # elements of an output shown in feedback
@@ -303,6 +304,8 @@ def check_code(
     compare: dict[str, str] | None = None,
     wrongs: list[str] | None = None,
     peer: list[int] | None = None,
+    rules: dict[str, Any] | None = None,
+    read: bool = True,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
@@ -318,11 +321,20 @@ def check_code(
     for one without): on a failure, ``matched`` names the first one the answer behaves like.
     ``peer`` (set by the runtime, never by a caller): the learner's process it forked beside
     this one for these arguments, as ``[pid, channel fd, status fd]``; else one is forked here.
+    ``rules`` (``forbid``, ``allow``, ``max_lines``, as the drill writes them): the judge reads
+    the answer first (``reading_judge``) and, when its reading refuses it, decides ``refused``
+    without looking at anything the learner's process sends. ``read=False`` skips that reading
+    (only for tests of the judge's other defences; a learner never sets the arguments).
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
         "failure": None, "matched": None, "assert": None, "notes": [], "timings": {},
     }  # fmt: skip
+    refusals = judge_reading(answer, setup, **_rules(rules, forbid, allow)) if read else []
+    if refusals:  # refused by reading it: nothing the learner's process sends is looked at
+        if peer is not None:
+            Learner(peer[0], socket.socket(fileno=peer[1]), status_fd=peer[2]).release()
+        return {**out, "stage": "refused", "refusals": refusals}
     forked = time.perf_counter()
     if peer is None:
         spec, hidden, keep = _learner_spec(
@@ -352,6 +364,17 @@ def check_code(
         return {**out, "stage": "setup_error", "error": exc.error}
     finally:
         learner.release()
+
+
+def _rules(
+    rules: dict[str, Any] | None, forbid: list[str], allow: list[str] | None
+) -> dict[str, Any]:
+    """The reading's rules: as the drill writes them, or (a caller that sends none) the
+    trace's lists."""
+    if rules is None:
+        return {"forbid": list(forbid), "allow": list(allow or []), "max_lines": None}
+    return {"forbid": list(rules.get("forbid") or []), "allow": list(rules.get("allow") or []),
+            "max_lines": rules.get("max_lines")}  # fmt: skip
 
 
 def _learner_spec(kw: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[str]]:
