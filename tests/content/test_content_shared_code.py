@@ -145,7 +145,7 @@ def edge_pack(edges: str, n: str = "[2, 6]") -> str:
         f"edges: {edges}}}"))  # fmt: skip
 
 
-def test_an_edge_outside_its_range_is_refused_and_a_plain_name_above_zero_warned():
+def test_an_edge_outside_its_range_is_refused_but_a_plain_name_tries_0_and_1_anyway():
     assert problems(edge_pack("[{param: n, min: 1}]")) == [
         "drills[0].check.edges[0].min: edge sizes 1 and 2 are not both in `n`'s range [2, 6]"
     ]
@@ -155,12 +155,8 @@ def test_an_edge_outside_its_range_is_refused_and_a_plain_name_above_zero_warned
     assert problems(edge_pack("[{param: q, min: 1}]")) == [
         "drills[0].check.edges[0].param: `q` is not one of the check's own params (drawn per "
         "trial: n)"]  # fmt: skip
-    warned = load(edge_pack("[n]")).warnings
-    assert [(w.severity, w.message) for w in warned] == [("warning", (
-        "`n` is drawn from [2, 6] but a plain name is tried at 0 and 1; write "
-        "`{param: n, min: 2}` to start at 2"))]  # fmt: skip
+    assert load(edge_pack("[n]")).drills[0].check.edge_sizes == [("n", 0), ("n", 1)]
     assert load(edge_pack("[{param: n, min: 2}]")).warnings == []
-    assert load(edge_pack("[n]", "[0, 6]")).warnings == []
 
 
 CASES = """\

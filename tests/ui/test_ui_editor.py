@@ -61,3 +61,40 @@ async def test_watch_mode_regrades_when_the_file_is_saved(make_app):
         await pilot.pause()
         assert not session.watching
         assert isinstance(app.screen, DrillScreen)
+
+
+async def test_leaving_editor_submits_what_was_saved_and_says_so_and_ctrl_s_adds_no_twin(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.post_message(OpenDrill("fixture-basics/outer"))
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        before = screen.current_answer()
+        screen.back_from_editor(before, before)  # quit without saving a change
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert "$EDITOR closed with the answer unchanged: nothing was submitted." in said
+        assert screen.query_one(FeedbackPanel).grade is None
+        assert app.store.attempts("fixture-basics/outer") == []
+        screen.back_from_editor(before, GOOD)  # saved an answer, then quit
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert "Submitted the answer you saved in $EDITOR." in said
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        grade = screen.query_one(FeedbackPanel).grade
+        assert grade is not None and grade.correct
+        assert screen.query_one("#answer").text == GOOD
+        await pilot.press("ctrl+s")  # the same answer again: not a second attempt
+        await pilot.pause()
+        assert any("was just graded" in n.message for n in app._notifications)
+        await app.workers.wait_for_complete()
+        assert len(app.store.attempts("fixture-basics/outer")) == 1
+        screen.query_one("#answer").load_text(GOOD + "\n")  # changed: graded again
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(app.store.attempts("fixture-basics/outer")) == 2

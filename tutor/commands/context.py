@@ -4,9 +4,13 @@ the catalog they load, and the sandbox they open."""
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from tutor.content.catalog import Catalog, DrillRef
@@ -17,12 +21,37 @@ if TYPE_CHECKING:
 
 
 def settings_of(ctx: click.Context | None = None) -> Settings:
-    """This invocation's settings (the current context's when ``ctx`` is None)."""
+    """This invocation's settings (the current context's when ``ctx`` is None); a command
+    invoked on its own gets them from ``TUTOR_PACKS``, kept for the rest of the invocation."""
     from tutor.settings import Settings
 
     ctx = ctx or click.get_current_context(silent=True)
-    found = ctx.find_object(Settings) if ctx is not None else None
-    return found or Settings.from_options()
+    if ctx is None:
+        return Settings.from_options()
+    found = ctx.find_object(Settings)
+    if found is None:
+        found = ctx.find_root().obj = Settings.from_options()
+    return found
+
+
+def pack_option(command: F) -> F:
+    """``--pack PATH`` (repeatable) on a subcommand that reads packs, so it may come after the
+    subcommand too (``tutor drill run --pack P ...``): added to those given to ``tutor``."""
+
+    def add(ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> None:
+        if values:
+            settings_of(ctx).packs.extend(Path(v) for v in values)
+
+    return click.option(
+        "--pack",
+        "packs",
+        multiple=True,
+        type=click.Path(),
+        expose_value=False,
+        is_eager=True,
+        callback=add,
+        help="Add a pack file or folder (repeatable); also accepted before the subcommand.",
+    )(command)
 
 
 def load_catalog(ctx: click.Context | None = None) -> Catalog:

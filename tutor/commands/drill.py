@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tutor.commands.context import find_drill, load_catalog, warn_problems
+from tutor.commands.context import find_drill, load_catalog, pack_option, warn_problems
 
 
 @click.group()
@@ -18,6 +18,7 @@ def drill() -> None:
 
 @drill.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON list.")
+@pack_option
 @click.pass_context
 def list_drills(ctx: click.Context, as_json: bool) -> None:
     """List every drill: id (pack/drill), chapter, kind and title."""
@@ -54,25 +55,34 @@ def list_drills(ctx: click.Context, as_json: bool) -> None:
 @click.argument("drill_id")
 @click.option("--seed", type=int, default=None, help="Show the variant of this seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@pack_option
 @click.pass_context
 def show(ctx: click.Context, drill_id: str, seed: int | None, as_json: bool) -> None:
-    """Show drill ID as a learner would see it: the prompt, lines, choices or starter."""
+    """Show drill ID as a learner would see it: the prompt, the code it is given, its rules,
+    the lines, choices or starter, and the sizes the variant's trials draw."""
     from dataclasses import asdict
 
+    from tutor.grading.shown import rules_lines, shown, sizes_text
     from tutor.grading.variants import make_variant, new_seed
 
     ref = find_drill(load_catalog(ctx), drill_id)
     if seed is None:
         seed = new_seed()
     variant = make_variant(ref.full_id, ref.drill, seed)
+    seen = shown(ref.drill, variant.params, seed)
     if as_json:
         data = asdict(variant)
         data.pop("explain")  # shown after an answer, not before
-        data.pop("setup")
+        data.update(seen.to_dict())  # the setup a learner sees: no used drill's reference
         click.echo(json.dumps({"kind": ref.drill.kind, "title": ref.title, **data}))
         return
     click.echo(f"{ref.full_id} ({ref.drill.kind}, seed {seed}): {ref.title}\n")
     click.echo(variant.prompt.rstrip())
+    if seen.setup:
+        click.echo("\ngiven (run before your answer):\n" + seen.setup)
+    rules = rules_lines(seen.rules, seen.functions)
+    if rules:
+        click.echo("\nrules:\n" + "\n".join(f"  {line}" for line in rules))
     for label, items in (("lines", variant.lines), ("choices", variant.choices)):
         if items:
             click.echo(f"\n{label}:")
@@ -80,6 +90,8 @@ def show(ctx: click.Context, drill_id: str, seed: int | None, as_json: bool) -> 
                 click.echo(f"  {item}")
     if variant.starter:
         click.echo("\nstarter:\n" + variant.starter.rstrip())
+    if seen.trials:
+        click.echo("\n" + sizes_text(seen.trials))
     click.echo(f"\nanswer with: tutor drill run {ref.full_id} --seed {seed} --answer ...")
 
 

@@ -8,6 +8,8 @@ from typing import TextIO
 
 import click
 
+from tutor.commands.context import pack_option
+
 
 def _answer_text(answer: str | None, answer_file: Path | None) -> str:
     if (answer is None) == (answer_file is None):
@@ -43,6 +45,12 @@ def _answer_text(answer: str | None, answer_file: Path | None) -> str:
     help="Grade many answers on one sandbox: FILE holds JSON lines {id, seed, answer} (or "
     "answer_file instead of answer); '-' reads standard input. Prints one JSON line per answer.",
 )
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Keep the attempt in your progress (TUTOR_HOME), as if answered in the tutor.",
+)
+@pack_option
 @click.pass_context
 def run(
     ctx: click.Context,
@@ -52,13 +60,18 @@ def run(
     seed: int | None,
     as_json: bool,
     batch: TextIO | None,
+    record: bool,
 ) -> None:
     """Grade an answer to drill ID (pack/drill). Exit 0 whenever a verdict was produced.
+
+    Nothing is recorded unless `--record` is given (one answer, not a batch).
 
     A drill declaring `runtime: xla` is graded on that runtime. With --batch, every line of FILE
     is graded on one warm sandbox (a fresh one costs seconds per command); exit 0 when every
     line got a verdict, 1 when some line was refused (its JSON line says why)."""
     if batch is not None:
+        if record:
+            raise click.UsageError("--record keeps one answer: drop it with --batch")
         if (
             drill_id is not None
             or answer is not None
@@ -87,10 +100,16 @@ def run(
     runtime = runtime_of(ref.drill.runtime, settings_of(ctx).runtime)
     with open_sandbox(ctx, runtime=runtime, needed_by=ref.full_id) as sandbox:
         grade = grade_answer(ref, text, seed, sandbox)  # started only if the grading needs it
+    recorded = None
+    if record:
+        from tutor.commands.drill_record import record_grade
+
+        recorded = record_grade(grade, text)
     if as_json:
         from tutor.commands.drill_batch import grade_json
 
-        click.echo(json.dumps(grade_json(grade)))
+        extra = {"recorded": recorded} if record else {}
+        click.echo(json.dumps({**grade_json(grade), **extra}))
         return
     click.echo(f"{grade.drill} (seed {grade.seed}): {grade.status}")
     click.echo(grade.feedback)
@@ -98,3 +117,5 @@ def run(
         click.echo(f"expected: {grade.expected}")
     if grade.hint:
         click.echo(f"hint: {grade.hint}")
+    if recorded:
+        click.echo("recorded in your progress", err=True)

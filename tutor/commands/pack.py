@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tutor.commands.context import pack_option
+
 if TYPE_CHECKING:
     pass
 
@@ -38,6 +40,7 @@ def pack() -> None:
     help="Seconds a trial may take before its drill is named slow "
     "(default: half the drill's grading time limit).",
 )
+@pack_option
 @click.pass_context
 def check(
     ctx: click.Context,

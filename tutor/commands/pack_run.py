@@ -90,9 +90,10 @@ def run_check(
     """The whole check of ``targets``: the schema stage, then (unless ``no_run``) the sandbox
     stage and the sweep (``sweep``: ``trials``, ``seed``, ``budget``; regression seeds only
     when ``trials`` is None), in ``pool`` or in one opened for it. Also what was skipped."""
+    from tutor.commands.context import settings_of
     from tutor.content.pack_lint import check_paths
 
-    packs, problems = check_paths(targets)
+    packs, problems = check_paths(targets, settings_of(ctx))
     sweeps: list[DrillSweep] | None = None
     skipped: list[str] = []
     if packs and not no_run:

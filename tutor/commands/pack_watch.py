@@ -84,10 +84,11 @@ class Watcher:
 
     def again(self, file: Path) -> None:
         """Check one saved pack file: the schema, then only its changed drills."""
+        from tutor.commands.context import settings_of
         from tutor.content.loader import load_pack_located
         from tutor.content.pack_lint import check_paths
 
-        packs, problems = check_paths([file])
+        packs, problems = check_paths([file], settings_of(self.ctx))
         checked: list[str] = []
         sweeps: list[Any] = []
         if packs:
@@ -98,7 +99,7 @@ class Watcher:
             if checked and not self.no_run:
                 sweeps, found = self._run(pack, locator, checked)
                 problems += found
-        self._report(file, checked, problems, sweeps)
+        self._report(file, checked, problems, sweeps, loaded=bool(packs))
 
     def _run(self, pack: Pack, locator: Any, ids: list[str]) -> tuple[list[Any], list[Problem]]:
         from tutor.grading.packcheck import run_checks
@@ -119,12 +120,13 @@ class Watcher:
                                       budget=budget, only=ids, skip=skip)  # fmt: skip
         return sweeps, problems + more
 
-    def _report(self, file: Path, checked: list[str], problems: list[Problem], sweeps: list[Any]) -> None:  # fmt: skip
+    def _report(self, file: Path, checked: list[str], problems: list[Problem], sweeps: list[Any],
+                *, loaded: bool) -> None:  # fmt: skip
         from tutor.commands.pack_run import report_sweep
 
         refused = errors(problems)
         if self.as_json:
-            data = {"file": str(file), "checked": checked, "ok": not refused,
+            data = {"file": str(file), "loaded": loaded, "checked": checked, "ok": not refused,
                     "problems": [p.to_dict() for p in problems]}  # fmt: skip
             if self.sweep["trials"] is not None:
                 data["sweep"] = [s.to_dict() for s in sweeps]
@@ -133,6 +135,8 @@ class Watcher:
             return
         stamp = time.strftime("%H:%M:%S")
         what = ", ".join(checked) if checked else "no drill changed"
+        if not loaded:
+            what = "does not load: nothing was run (the problems below)"
         click.echo(f"[{stamp}] {file}: {what}")
         if sweeps:
             report_sweep(sweeps)

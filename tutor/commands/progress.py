@@ -11,8 +11,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tutor.commands.context import pack_option
+
 if TYPE_CHECKING:
     from tutor.progress.store import Store
+    from tutor.progress.transfer import DrillRow
 
 
 def open_or_exit() -> Store:
@@ -33,6 +36,19 @@ def open_or_exit() -> Store:
         sys.exit(1)
 
 
+def known_drills(ctx: click.Context) -> dict[str, DrillRow]:
+    """Drill id -> its export row, for every drill this invocation loads (``--pack`` too)."""
+    from tutor.commands.context import load_catalog
+    from tutor.progress.transfer import DrillRow
+
+    return {
+        ref.full_id: DrillRow(
+            drill=ref.full_id, chapter=ref.chapter, title=ref.title, kind=ref.drill.kind
+        )
+        for ref in load_catalog(ctx).drills()
+    }
+
+
 @click.group()
 def progress() -> None:
     """The learner's progress (kept in TUTOR_HOME/progress.db)."""
@@ -40,12 +56,17 @@ def progress() -> None:
 
 @progress.command("export")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-def export_cmd(file: Path | None) -> None:
-    """Write all progress as JSON to FILE (default: standard output)."""
+@pack_option
+@click.pass_context
+def export_cmd(ctx: click.Context, file: Path | None) -> None:
+    """Write all progress as JSON to FILE (default: standard output).
+
+    Each attempted drill the tutor loads is described too (its chapter and title), so a class
+    report reads it on a machine without the drill's pack."""
     from tutor.progress.transfer import export_progress
 
     with open_or_exit() as store:
-        text = json.dumps(export_progress(store), indent=2)
+        text = json.dumps(export_progress(store, known_drills(ctx)), indent=2)
     if file is None:
         click.echo(text)
         return

@@ -94,27 +94,20 @@ def check_inputs(check: dict[str, Any], path: Path, declared: set[str], report: 
 
 
 def _edge_in_range(entry: object, spec: object, path: Path, report: Report) -> None:
-    """An edge size outside its param's ``int`` range: an error for ``{param, min}`` (the
-    author chose it), a warning for a plain name (tried at 0 and 1 whatever the range)."""
+    """An edge ``{param, min}`` whose two sizes are not both in its param's ``int`` range (a
+    plain name is tried at 0 and 1 whatever the range: sizes the draws never reach are often
+    the point)."""
     bounds = spec.get("int") if isinstance(spec, dict) else None
-    if not (isinstance(bounds, list) and len(bounds) == 2):
+    if not isinstance(entry, dict) or not (isinstance(bounds, list) and len(bounds) == 2):
         return
-    if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds):
+    least = entry.get("min", 0)
+    numbers = [least, *bounds]
+    if not all(isinstance(b, int) and not isinstance(b, bool) for b in numbers):
         return
     low, high = bounds
-    if isinstance(entry, dict):
-        least = entry.get("min", 0)
-        if (
-            isinstance(least, int)
-            and not isinstance(least, bool)
-            and not (low <= least and least + 1 <= high)
-        ):
-            report((*path, "min"), f"edge sizes {least} and {least + 1} are not both in "
-                   f"`{entry.get('param')}`'s range [{low}, {high}]")  # fmt: skip
-    elif low > 0:
-        report(path, f"`{entry}` is drawn from [{low}, {high}] but a plain name is tried at 0 "
-               f"and 1; write `{{param: {entry}, min: {low}}}` to start at {low}",
-               severity="warning")  # fmt: skip
+    if not (low <= least and least + 1 <= high):
+        report((*path, "min"), f"edge sizes {least} and {least + 1} are not both in "
+               f"`{entry.get('param')}`'s range [{low}, {high}]")  # fmt: skip
 
 
 def _fits_dtype(arg: dict[str, Any], path: Path, report: Report) -> None:

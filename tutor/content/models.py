@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from tutor.content.signatures import signatures
 from tutor.content.template import render
 from tutor.content.units import known_unit
 from tutor.settings import runtime_limits, runtime_names
@@ -128,6 +129,21 @@ class DrillBase(Strict):
     _given: str = PrivateAttr(default="")
     #: the ids of the drills whose references are given, in file order (``uses``, transitively)
     _used: tuple[str, ...] = PrivateAttr(default=())
+    #: the pack's ``setup`` (part of ``_given``, shown to the learner)
+    _shared: str = PrivateAttr(default="")
+    #: the signatures of the functions the used references define (shown; bodies are not)
+    _callable: tuple[str, ...] = PrivateAttr(default=())
+
+    @property
+    def shared_setup(self) -> str:
+        """The pack's ``setup``, run before this drill's own."""
+        return self._shared
+
+    @property
+    def given_functions(self) -> tuple[str, ...]:
+        """``("ones(i)", "triu(j)")``: the functions of the drills it uses, which the answer may
+        call (their bodies are not shown to the learner)."""
+        return self._callable
 
     @property
     def used_drills(self) -> tuple[str, ...]:
@@ -591,6 +607,12 @@ class Pack(Strict):
                     used |= {j, *closure.get(name, set())}
             closure[drill.id] = used
             drill._used = tuple(self.drills[j].id for j in sorted(used))
+            drill._shared = self.setup
+            drill._callable = tuple(
+                sig
+                for j in sorted(used)
+                for sig in signatures(self.drills[j].reference)  # type: ignore[union-attr]
+            )
             parts = [self.setup] if self.setup.strip() else []
             parts += [self.drills[j].reference for j in sorted(used)]  # type: ignore[union-attr]
             drill._given = "\n".join(p.rstrip("\n") for p in parts)

@@ -10,6 +10,7 @@ and returns per-trial verdicts, the smallest failing input and what differs.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -181,16 +182,22 @@ _WHAT = {"dtype": "dtype_promotion", "device": "device_mismatch", "requires_grad
 
 
 def _shape_category(d: dict[str, Any]) -> str:
+    """``broadcasting`` when the two shapes line up under broadcasting but differ; a result of
+    one element where many were expected is a plain ``shape`` mistake (a reduction too far,
+    not a size-1 axis in the wrong place), whatever broadcasting would make of it."""
     a, b = d.get("got") or [], d.get("expected") or []
     fits = all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
-    return "broadcasting" if fits and a != b else "shape"
+    if not fits or a == b or (math.prod(a) == 1 and math.prod(b) > 1):
+        return "shape"
+    return "broadcasting"
 
 
-def _failure(f: dict[str, Any], trials: int, passed: int) -> Judgement:
+def _failure(f: dict[str, Any], trials: int, passed: int, mix: str | None) -> Judgement:
     failed = trials - passed
     kind = {"case": " (one of the drill's own cases)", "edge": " (an edge size)"}
+    inputs = f"inputs ({mix})" if mix else "random inputs"
     head = (
-        f"Failed {failed} of {trials} random inputs. "
+        f"Failed {failed} of {trials} {inputs}. "
         f"The smallest failing input{kind.get(f.get('kind', ''), '')} is {inputs_text(f['inputs'])}"
     )
     expected = show(f["expected"])
@@ -226,8 +233,10 @@ def _named(entry: str) -> str:
     return f"`{name}`" + (f" (line {rest.removeprefix('line ')}" if rest.startswith("line") else "")
 
 
-def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
-    """Turn the judge's data into a verdict and the forbidden calls traced at run time."""
+def judge_code(value: dict[str, Any], mix: str | None = None) -> tuple[Judgement, list[str]]:
+    """Turn the judge's data into a verdict and the forbidden calls traced at run time.
+
+    ``mix`` says what the trials were when not all random (``trials.trial_mix``)."""
     stage, err = value["stage"], value.get("error") or {}
     if stage == "answer_exit":
         return _ended(value.get("exit") or {}), []
@@ -268,7 +277,7 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
             "wrong", f"Your code calls {names}, which this drill does not allow.", "", "not_allowed"
         ), forbidden
     if value.get("failure"):
-        return _failure(value["failure"], value["trials"], value["passed"]), forbidden
+        return _failure(value["failure"], value["trials"], value["passed"], mix), forbidden
     check = value.get("assert")
     if check and not check["ok"]:
         kind = check.get("type", "AssertionError")
@@ -278,7 +287,10 @@ def judge_code(value: dict[str, Any]) -> tuple[Judgement, list[str]]:
         return Judgement("wrong", msg, "", exception_category(text)), forbidden
     if value.get("trials"):
         return Judgement(
-            "correct", f"Correct: agrees with the reference on {value['trials']} random inputs.", ""
+            "correct",
+            f"Correct: agrees with the reference on {value['trials']} "
+            + (f"inputs ({mix})." if mix else "random inputs."),
+            "",
         ), forbidden
     return Judgement("correct", "Correct: the check passed.", ""), forbidden
 
@@ -339,7 +351,8 @@ def on_variant(judgement: Judgement, params: Params) -> Judgement:
 
 
 def failure_data(value: dict[str, Any]) -> dict[str, Any] | None:
-    """The smallest failing trial as the UI and ``--json`` show it (None: no such trial)."""
+    """The smallest failing trial as the UI and ``--json`` show it (None: no such trial), with
+    ``matched``: the index of the drill's ``wrong`` answer the answer behaves like (or None)."""
     f = value.get("failure")
     if not f:
         return None
@@ -347,5 +360,5 @@ def failure_data(value: dict[str, Any]) -> dict[str, Any] | None:
     out = {"trial": f["trial"], "kind": f.get("kind", ""), "inputs": inputs_text(f["inputs"]),
            "expected": show(f["expected"]), "got": show(f["got"]) if f.get("got") else None,
            "raised": f.get("raised"), "index": d.get("index"), "what": d.get("what"),
-           "path": d.get("path") or ""}  # fmt: skip
+           "path": d.get("path") or "", "matched": value.get("matched")}  # fmt: skip
     return out

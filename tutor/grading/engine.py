@@ -24,6 +24,7 @@ from tutor.grading.choices import judge_choice
 from tutor.grading.grade import Call, Grade, Judgement, Plan, Status
 from tutor.grading.hints import hint_for_category
 from tutor.grading.predict import judge_predict
+from tutor.grading.trials import trial_mix
 from tutor.grading.variants import draw_params, other_seeds, render, render_prose
 from tutor.probes.data_grading import (
     CodeData,
@@ -225,7 +226,7 @@ def _code(
     if dumped[index]["stage"] == "refused":
         judgement, forbidden = codecheck.refusal_judgement(drill, dumped[index]["refusals"])
         return judgement, forbidden, None
-    judgement, forbidden = codecheck.judge_code(dumped[index])
+    judgement, forbidden = codecheck.judge_code(dumped[index], trial_mix(drill.check))
     judgement = codecheck.with_drill(judgement, dumped[index], drill, params)
     if index > 0:
         judgement = codecheck.on_variant(judgement, params)

@@ -19,7 +19,7 @@ from tutor.content.models import Check, TensorArg
 from tutor.content.template import placeholders
 from tutor.grading.variants import draw_params, render, trial_seed
 
-__all__ = ["AuthoringError", "bound_value", "trial_specs"]
+__all__ = ["AuthoringError", "bound_value", "trial_mix", "trial_specs"]
 
 _DISTINCT_TRIES = 200
 
@@ -126,3 +126,14 @@ def trial_specs(check: Check, params: dict[str, Any], seed: int) -> list[dict[st
         spec = {"seed": trial_seed(seed, t), "params": tp, "args": _args(check, tp, case)}
         out.append({**spec, "kind": kind})
     return out
+
+
+def trial_mix(check: Check) -> str | None:
+    """What a check's trials are, when not all random: ``"1 of the drill's own cases, 2 edge
+    sizes and 8 random"`` (None: every trial is random)."""
+    cases, edges = len(check.cases), len(check.edge_sizes)
+    if not check.call or not (cases or edges):
+        return None
+    parts = [f"{cases} of the drill's own case{'s' if cases != 1 else ''}"] * bool(cases)
+    parts += [f"{edges} edge size{'s' if edges != 1 else ''}"] * bool(edges)
+    return ", ".join(parts) + f" and {check.trials} random"

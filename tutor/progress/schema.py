@@ -53,6 +53,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE attempts ADD COLUMN revealed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: what a graded answer did (the class report groups wrong answers by it)
+    """
+    ALTER TABLE attempts ADD COLUMN outcome TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

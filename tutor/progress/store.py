@@ -51,6 +51,8 @@ class Attempt:
     at: datetime
     uid: str
     revealed: bool = False
+    #: what the answer did, as ``tutor.grading.outcome`` names it ("" when correct or unknown)
+    outcome: str = ""
 
 
 @dataclass(frozen=True)
@@ -246,11 +248,13 @@ class Store:
         *,
         at: datetime | None = None,
         revealed: bool = False,
+        outcome: str = "",
     ) -> str:
         """Store an attempt and reschedule its drill's review; returns the attempt's uid.
 
         ``revealed``: the answer had been shown before this attempt; it is kept and marked, but
-        it neither masters the drill nor moves its review.
+        it neither masters the drill nor moves its review. ``outcome``: what a wrong answer did
+        (``tutor.grading.outcome``), for the class report.
         Never raises for a storage fault: the attempt is journalled (see ``take_notices``)."""
         entry = {
             "kind": "attempt",
@@ -264,6 +268,7 @@ class Store:
             "seconds": seconds,
             "at": (at or self.clock()).isoformat(),
             "revealed": bool(revealed),
+            "outcome": outcome,
         }
         self._save(entry, "attempt")
         return str(entry["uid"])
@@ -271,8 +276,8 @@ class Store:
     def attempts(self, drill: str | None = None) -> list[Attempt]:
         """All attempts, oldest first (of one drill when ``drill`` is given)."""
         sql = (
-            "SELECT drill, seed, answer, correct, status, hints_used, seconds, at, uid, revealed"
-            " FROM attempts"
+            "SELECT drill, seed, answer, correct, status, hints_used, seconds, at, uid, revealed,"
+            " outcome FROM attempts"
         )
         rows = (
             self._rows(sql + " WHERE drill = ? ORDER BY id", (drill,))
@@ -291,6 +296,7 @@ class Store:
                 datetime.fromisoformat(r[7]),
                 r[8],
                 bool(r[9]),
+                r[10],
             )
             for r in rows
         ]
@@ -419,7 +425,7 @@ def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
     revealed = bool(entry.get("revealed", False))  # journals written before the column lack it
     cursor = conn.execute(
         "INSERT OR IGNORE INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
-        " seconds, at, revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " seconds, at, revealed, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             str(entry["uid"]),
             drill,
@@ -431,6 +437,7 @@ def _apply_entry(conn: sqlite3.Connection, entry: Entry) -> int:
             seconds,
             when.isoformat(),
             int(revealed),
+            str(entry.get("outcome", "")),
         ),
     )
     if cursor.rowcount != 1:  # saved before (a journal replayed twice)

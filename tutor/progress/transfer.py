@@ -34,6 +34,17 @@ class AttemptRow(_Row):
     seconds: float
     at: datetime
     revealed: bool = False
+    outcome: str = ""
+
+
+class DrillRow(_Row):
+    """A drill the learner attempted, as the exporting tutor knew it: enough for a class report
+    on a machine that does not load the drill's pack."""
+
+    drill: str
+    chapter: int
+    title: str = ""
+    kind: str = ""
 
 
 class LessonRow(_Row):
@@ -67,12 +78,16 @@ class ProgressFile(_Row):
     cards: list[CardRow] = []
     chapters: list[ChapterRow] = []
     location: LocationRow | None = None
+    drills: list[DrillRow] = []
 
 
-def export_progress(store: Store) -> dict[str, Any]:
-    """Everything in ``store`` as a JSON-ready dict."""
+def export_progress(store: Store, known: dict[str, DrillRow] | None = None) -> dict[str, Any]:
+    """Everything in ``store`` as a JSON-ready dict; ``known`` (drill id -> its row, from the
+    catalog) describes each attempted drill the exporting tutor loads."""
     rows = store._rows
     location = rows("SELECT kind, ident, at FROM location WHERE id = 1")
+    attempts = store.attempts()
+    tried = sorted({a.drill for a in attempts})
     doc = ProgressFile(
         format=FORMAT,
         version=SCHEMA_VERSION,
@@ -88,8 +103,9 @@ def export_progress(store: Store) -> dict[str, Any]:
                 seconds=a.seconds,
                 at=a.at,
                 revealed=a.revealed,
+                outcome=a.outcome,
             )
-            for a in store.attempts()
+            for a in attempts
         ],
         lessons=[LessonRow(chapter=c, read_at=t) for c, t in rows("SELECT * FROM lessons")],
         cards=[
@@ -100,6 +116,7 @@ def export_progress(store: Store) -> dict[str, Any]:
         location=LocationRow(kind=location[0][0], ident=location[0][1], at=location[0][2])
         if location
         else None,
+        drills=[(known or {})[d] for d in tried if d in (known or {})],
     )
     return doc.model_dump(mode="json")
 
@@ -115,7 +132,7 @@ def import_progress(store: Store, data: dict[str, Any]) -> dict[str, int]:
     statements: list[tuple[str, tuple[Any, ...]]] = [
         (
             "INSERT INTO attempts (uid, drill, seed, answer, correct, status, hints_used,"
-            " seconds, at, revealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " seconds, at, revealed, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 a.uid,
                 a.drill,
@@ -127,6 +144,7 @@ def import_progress(store: Store, data: dict[str, Any]) -> dict[str, int]:
                 a.seconds,
                 a.at.isoformat(),
                 int(a.revealed),
+                a.outcome,
             ),
         )
         for a in new

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
 from textual.worker import Worker
 
+from tutor.grading.outcome import outcome_of
 from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
 from tutor.ui.progress_view import until
@@ -46,8 +47,8 @@ KIND_HELP = {
     "predict": "Type what torch returns (or the exception it raises) and press enter.",
     "choice": "Pick the one correct answer (enter or click).",
     "order": "Put the lines in order: shift+↑/↓ (or K/J, or the buttons) move a line; ctrl+s submits.",
-    "code": "Write the code in the editor; ctrl+s submits, ctrl+o opens it in $EDITOR.",
-    "fix": "Repair the code in the editor; ctrl+s submits, ctrl+o opens it in $EDITOR.",
+    "code": "Write the code in the editor; ctrl+s submits; ctrl+o: $EDITOR (quitting it submits).",
+    "fix": "Repair the code in the editor; ctrl+s submits; ctrl+o: $EDITOR (quitting it submits).",
 }
 
 
@@ -92,6 +93,8 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self._gradings = 0
         #: the answer was shown: later attempts are practice (kept, marked, not mastery)
         self.revealed = False
+        #: the last answer recorded, whose verdict is on screen (not submitted twice)
+        self._recorded: str | None = None
 
     # --- layout -------------------------------------------------------------------------------
 
@@ -104,6 +107,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         with FocusScroll(id="drill-main"):
             yield Static(self._title_text(), id="drill-title")
             yield MarkdownView(self.variant.prompt, id="drill-prompt", open_links=False)
+            given = self._given_text()
+            if given.plain:
+                yield Static(given, id="drill-given")
             yield Static(KIND_HELP[drill.kind], id="drill-how")
             yield answer_widget(drill.kind, self.variant)
             with Horizontal(id="drill-buttons"):
@@ -125,6 +131,14 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield Static(id="drill-answer")
             yield MarkdownView(id="drill-explain", open_links=False)
         yield KeyFooter()
+
+    def _given_text(self) -> Text:
+        """The code given before the answer, the rules, the functions it may call and the
+        sizes this attempt tries (``tutor.grading.shown``), so the prompt need not say them."""
+        from tutor.grading.shown import screen_lines, shown
+
+        seen = shown(self.ref.drill, self.variant.params, self.variant.seed)
+        return Text("\n".join(screen_lines(seen, self.variant.prompt)), style="dim")
 
     def _title_text(self) -> Text:
         ref = self.ref
@@ -224,7 +238,12 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.grade(answer)
 
     def grade(self, answer: str) -> None:
-        """Grade ``answer`` in the sandbox (cancelling a grading already in progress)."""
+        """Grade ``answer`` in the sandbox (cancelling a grading already in progress). The answer
+        whose verdict is on screen is not graded again: that would record it twice."""
+        if answer == self._recorded and self.query_one(FeedbackPanel).grade is not None:
+            self.notify("That answer was just graded (its verdict is below); change it to "
+                        "submit again.")  # fmt: skip
+            return
         self._gradings += 1
         self.query_one(FeedbackPanel).grade = None  # the last verdict is not this answer's
         status = self.query_one(RunStatus)
@@ -278,7 +297,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 self.hints_used,
                 round(time.monotonic() - self.started, 2),
                 revealed=self.revealed,
+                outcome=outcome_of(grade),
             )
+            self._recorded = answer
             self.app.report_store()
             self._say_when_due()
         if grade.correct and not self.solved:

@@ -32,7 +32,8 @@ class EditorActions:
             self.notify("$EDITOR is for code and fix drills.")
             return
         session = self._session()
-        session.write(self.current_answer())
+        before = self.current_answer()
+        session.write(before)
         try:
             with self.app.suspend():
                 session.edit()
@@ -40,7 +41,18 @@ class EditorActions:
             self.notify(f"Could not open $EDITOR: {exc}", severity="error")
             return
         self.refresh(layout=True)
-        self._take_file(session.read())
+        self.back_from_editor(before, session.read())
+
+    def back_from_editor(self, before: str, text: str) -> None:
+        """The learner left $EDITOR: an answer saved there is loaded and submitted (and the
+        learner told so); one left as it was is loaded, and nothing is submitted."""
+        if text == before or not text.strip():
+            if text.strip():
+                self.query_one("#answer").load_text(text)  # type: ignore[attr-defined]
+            self.notify("$EDITOR closed with the answer unchanged: nothing was submitted.")
+            return
+        self.notify("Submitted the answer you saved in $EDITOR.")
+        self._take_file(text)
 
     def action_watch(self) -> None:
         if self.ref.drill.kind not in ("code", "fix"):

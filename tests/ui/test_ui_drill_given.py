@@ -1,0 +1,53 @@
+"""The drill screen shows what a drill gives beyond its prompt: the code run before the answer,
+the functions of earlier drills it may call (never their bodies), its rules, and the sizes the
+attempt's trials draw; a setup the prompt already quotes is not shown twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.test_ui_snapshots import settle
+from tutor.content.catalog import Catalog
+from tutor.content.loader import load_pack
+from tutor.ui.messages import OpenDrill
+
+PUZZLES = Path(__file__).parents[1] / "grading" / "packs" / "chained-puzzles.yaml"
+
+
+def puzzle_app(make_app):
+    return make_app(catalog=Catalog(packs=[load_pack(PUZZLES)]))
+
+
+async def open_drill(pilot, full_id: str):
+    await pilot.pause()
+    pilot.app.post_message(OpenDrill(full_id))
+    await pilot.pause()
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def test_a_chained_puzzle_shows_its_rules_callables_and_sizes_not_earlier_answers(make_app):
+    app = puzzle_app(make_app)
+    async with app.run_test(size=(100, 36)) as pilot:
+        screen = await open_drill(pilot, "chained-puzzles/compress")
+        given = str(screen.query_one("#drill-given").render())
+        assert "Only `torch.arange`, `torch.where`" in given
+        assert "At most 1 line of code." in given
+        assert "You may call: `triu(j)`, `cumsum(a)`." in given
+        assert "This attempt tries 1 case of the drill's own; edge sizes (i=1) (i=2)" in given
+        assert "a @ triu" not in given  # the earlier puzzles' answers stay hidden
+
+
+async def test_a_predict_drill_whose_prompt_quotes_its_setup_shows_no_given_block(make_app):
+    app = make_app()
+    async with app.run_test(size=(100, 36)) as pilot:
+        screen = await open_drill(pilot, "fixture-basics/row-strides")
+        assert not screen.query("#drill-given")
+
+
+def test_chained_puzzle_screen(snap_compare, make_app):
+    async def run_before(pilot):
+        await open_drill(pilot, "chained-puzzles/compress")
+        await settle(pilot)
+
+    assert snap_compare(puzzle_app(make_app), terminal_size=(100, 32), run_before=run_before)
