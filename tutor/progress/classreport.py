@@ -1,8 +1,10 @@
 """A class report: many learners' ``tutor progress export`` files summed up for an instructor.
 
-Per drill (attempts, learners who mastered it, the most common wrong answers), per learner
-(chapters done, drills mastered) and per chapter. The files are what each learner's own tutor
-wrote and handed in: the report says so, because nothing in them is verified.
+Per drill (attempts, learners who mastered it, the most common wrong answers and the wrong
+answers grouped by what they did), per learner (chapters done, drills mastered), per chapter, and
+the learner x drill gradebook (``gradebook``). The files are what each learner's own tutor wrote
+and handed in: the report says so, because nothing in them is verified (``--verify`` replays
+the masteries: ``tutor.commands.class_verify``).
 
 A file that cannot be read, is not a progress file, or repeats the attempts of a file already
 read (the same progress handed in twice) is a ``FileProblem``; the other files are still
@@ -20,6 +22,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tutor.progress.gradebook import matrix
+from tutor.progress.outcomes import label
 from tutor.progress.store import MASTERY_MAX_HINTS
 from tutor.progress.transfer import AttemptRow, ProgressFile
 
@@ -42,6 +46,17 @@ class FileProblem:
 
     def __str__(self) -> str:
         return f"{self.file}: {self.error}"
+
+
+@dataclass(frozen=True)
+class KnownDrill:
+    """What the instructor's tutor knows of a drill: its chapter, title and kind, and the
+    feedback of each of its ``wrong`` answers (to name the group of answers matching one)."""
+
+    chapter: int
+    title: str = ""
+    kind: str = ""
+    wrong: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,13 +130,27 @@ def read_learners(paths: list[Path]) -> tuple[list[Learner], list[FileProblem]]:
     return learners, problems
 
 
-def _mastering(attempt: AttemptRow) -> bool:
-    return attempt.correct and attempt.hints_used <= MASTERY_MAX_HINTS
+def mastering(attempt: AttemptRow) -> bool:
+    """Whether ``attempt`` masters its drill, as the tutor counts it: right, with at most one
+    hint, before the answer was shown."""
+    return attempt.correct and attempt.hints_used <= MASTERY_MAX_HINTS and not attempt.revealed
 
 
 def _shown_answer(answer: str) -> str:
     """An answer as counted: trailing spaces and blank lines at either end do not matter."""
     return "\n".join(line.rstrip() for line in answer.strip("\n").splitlines()).strip()
+
+
+def known_from_exports(
+    learners: list[Learner], known: dict[str, KnownDrill]
+) -> dict[str, KnownDrill]:
+    """``known`` plus the drills the exports describe that it lacks (a pack the instructor's
+    tutor does not load: its chapter and title as the learner's tutor knew them)."""
+    out = dict(known)
+    for learner in learners:
+        for row in learner.doc.drills:
+            out.setdefault(row.drill, KnownDrill(row.chapter, row.title, row.kind))
+    return out
 
 
 @dataclass
@@ -131,10 +160,14 @@ class _DrillTally:
     learners: set[str] = field(default_factory=set)
     mastered: set[str] = field(default_factory=set)
     wrong: Counter[str] = field(default_factory=Counter)
+    outcome_of: dict[str, Counter[str]] = field(default_factory=dict)
+    groups: Counter[str] = field(default_factory=Counter)
+    grouped: dict[str, set[str]] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)
+    last: str = ""
 
 
-def _drills(learners: list[Learner], chapter_of: dict[str, int]) -> list[dict[str, Any]]:
+def _tally(learners: list[Learner]) -> dict[str, _DrillTally]:
     tallies: dict[str, _DrillTally] = {}
     for learner in learners:
         for a in learner.doc.attempts:
@@ -142,34 +175,70 @@ def _drills(learners: list[Learner], chapter_of: dict[str, int]) -> list[dict[st
             t.attempts += 1
             t.correct += a.correct
             t.learners.add(learner.name)
-            t.seconds.append(a.seconds)
-            if _mastering(a):
+            t.last = max(t.last, a.at.isoformat())
+            if a.seconds > 0:  # `drill run --record` measures no time
+                t.seconds.append(a.seconds)
+            if mastering(a):
                 t.mastered.add(learner.name)
-            elif not a.correct and _shown_answer(a.answer):
-                t.wrong[_shown_answer(a.answer)] += 1
+            if a.correct:
+                continue
+            t.groups[a.outcome] += 1
+            t.grouped.setdefault(a.outcome, set()).add(learner.name)
+            shown = _shown_answer(a.answer)
+            if shown:
+                t.wrong[shown] += 1
+                t.outcome_of.setdefault(shown, Counter())[a.outcome] += 1
+    return tallies
+
+
+def _drills(learners: list[Learner], known: dict[str, KnownDrill]) -> list[dict[str, Any]]:
+    tallies = _tally(learners)
     rows = []
-    for drill in sorted(tallies, key=lambda d: (chapter_of.get(d, 99), d)):
+    for drill in sorted(tallies, key=lambda d: (_chapter(known, d) or 99, d)):
         t = tallies[drill]
+        facts = known.get(drill)
+        wrong = facts.wrong if facts else ()
         rows.append(
             {
                 "drill": drill,
-                "chapter": chapter_of.get(drill),
+                "title": facts.title if facts else "",
+                "chapter": _chapter(known, drill),
                 "learners": len(t.learners),
                 "attempts": t.attempts,
                 "correct": t.correct,
                 "mastered": len(t.mastered),
-                "median_seconds": round(median(t.seconds), 1),
+                "median_seconds": round(median(t.seconds), 1) if t.seconds else None,
+                "last_attempt": t.last or None,
                 "common_wrong": [
-                    {"answer": answer, "count": n}
+                    {
+                        "answer": answer,
+                        "count": n,
+                        "outcome": t.outcome_of[answer].most_common(1)[0][0],
+                    }  # fmt: skip
                     for answer, n in t.wrong.most_common(COMMON_WRONG)
+                ],
+                "wrong_groups": [
+                    {
+                        "outcome": key,
+                        "label": label(key, wrong),
+                        "count": n,
+                        "learners": len(t.grouped[key]),
+                    }  # fmt: skip
+                    for key, n in t.groups.most_common()
                 ],
             }
         )
     return rows
 
 
-def _mastered(learner: Learner) -> set[str]:
-    return {a.drill for a in learner.doc.attempts if _mastering(a)}
+def _chapter(known: dict[str, KnownDrill], drill: str) -> int | None:
+    facts = known.get(drill)
+    return facts.chapter if facts else None
+
+
+def mastered_drills(learner: Learner) -> set[str]:
+    """The drills ``learner`` mastered (``mastering``)."""
+    return {a.drill for a in learner.doc.attempts if mastering(a)}
 
 
 def _learners(learners: list[Learner]) -> list[dict[str, Any]]:
@@ -183,7 +252,7 @@ def _learners(learners: list[Learner]) -> list[dict[str, Any]]:
                 "file": learner.file,
                 "attempts": len(doc.attempts),
                 "drills_tried": len({a.drill for a in doc.attempts}),
-                "drills_mastered": len(_mastered(learner)),
+                "drills_mastered": len(mastered_drills(learner)),
                 "chapters_done": sorted({c.chapter for c in doc.chapters}),
                 "lessons_read": sorted({lesson.chapter for lesson in doc.lessons}),
                 "last_attempt": last.isoformat() if last else None,
@@ -192,18 +261,18 @@ def _learners(learners: list[Learner]) -> list[dict[str, Any]]:
     return rows
 
 
-def _chapters(
-    learners: list[Learner], chapter_of: dict[str, int], drills_in: dict[int, int]
-) -> list[dict[str, Any]]:
+def _chapters(learners: list[Learner], known: dict[str, KnownDrill]) -> list[dict[str, Any]]:
+    chapter_of = {d: k.chapter for d, k in known.items()}
+    drills_in = Counter(chapter_of.values())
     numbers = set(drills_in)
     for learner in learners:
         numbers |= {c.chapter for c in learner.doc.chapters}
         numbers |= {lesson.chapter for lesson in learner.doc.lessons}
-        numbers |= {chapter_of[a.drill] for a in learner.doc.attempts if a.drill in chapter_of}
     rows = []
     for n in sorted(numbers):
         tried = [[a for a in lr.doc.attempts if chapter_of.get(a.drill) == n] for lr in learners]
-        mastered = [len({d for d in _mastered(lr) if chapter_of.get(d) == n}) for lr in learners]
+        mastered = [len({d for d in mastered_drills(lr) if chapter_of.get(d) == n})
+                    for lr in learners]  # fmt: skip
         rows.append(
             {
                 "chapter": n,
@@ -219,16 +288,18 @@ def _chapters(
 
 
 def class_report(
-    learners: list[Learner], chapter_of: dict[str, int], problems: list[FileProblem]
+    learners: list[Learner], known: dict[str, KnownDrill], problems: list[FileProblem]
 ) -> dict[str, Any]:
-    """The report as one JSON-ready dict. ``chapter_of`` maps drill ids the tutor knows to
-    their chapter (drills it does not know have chapter ``None`` and no chapter row)."""
-    drills_in = Counter(chapter_of.values())
+    """The report as one JSON-ready dict. ``known`` describes the drills the instructor's tutor
+    loads (in catalog order); a drill it lacks takes its chapter from the exports, else has
+    chapter ``None`` and no chapter row."""
+    known = known_from_exports(learners, known)
     return {
         "self_reported": SELF_REPORTED,
         "files": len(learners) + len(problems),
         "learners": _learners(learners),
-        "drills": _drills(learners, chapter_of),
-        "chapters": _chapters(learners, chapter_of, dict(drills_in)),
+        "drills": _drills(learners, known),
+        "chapters": _chapters(learners, known),
+        "matrix": matrix(learners, list(known), mastering),
         "errors": [{"file": p.file, "error": p.error} for p in problems],
     }
