@@ -31,9 +31,9 @@ async def test_a_chained_puzzle_shows_its_rules_callables_and_sizes_not_earlier_
     async with app.run_test(size=(100, 36)) as pilot:
         screen = await open_drill(pilot, "chained-puzzles/compress")
         given = str(screen.query_one("#drill-given").render())
-        assert "Only `torch.arange`, `torch.where`" in given
+        assert "Only torch.arange, torch.where" in given  # code spans, drawn as code
         assert "At most 1 line of code." in given
-        assert "You may call: `triu(j)`, `cumsum(a)`." in given
+        assert "You may call: triu(j), cumsum(a)." in given
         assert "This attempt tries 1 case of the drill's own; edge sizes (i=1) (i=2)" in given
         assert "a @ triu" not in given  # the earlier puzzles' answers stay hidden
 

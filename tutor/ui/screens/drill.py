@@ -108,7 +108,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield Static(self._title_text(), id="drill-title")
             yield MarkdownView(self.variant.prompt, id="drill-prompt", open_links=False)
             given = self._given_text()
-            if given.plain:
+            if given.plain.strip():
                 yield Static(given, id="drill-given")
             yield Static(KIND_HELP[drill.kind], id="drill-how")
             yield answer_widget(drill.kind, self.variant)
@@ -132,13 +132,17 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield MarkdownView(id="drill-explain", open_links=False)
         yield KeyFooter()
 
-    def _given_text(self) -> Text:
+    def _given_text(self) -> Content:
         """The code given before the answer, the rules, the functions it may call and the
         sizes this attempt tries (``tutor.grading.shown``), so the prompt need not say them."""
         from tutor.grading.shown import screen_lines, shown
 
         seen = shown(self.ref.drill, self.variant.params, self.variant.seed)
-        return Text("\n".join(screen_lines(seen, self.variant.prompt)), style="dim")
+        lines = screen_lines(seen, self.variant.prompt)
+        code = {i for i, line in enumerate(lines) if line.startswith("    ")}
+        return Content("\n").join(
+            Content(line) if i in code else inline(line) for i, line in enumerate(lines)
+        )
 
     def _title_text(self) -> Text:
         ref = self.ref
