@@ -22,6 +22,9 @@ _PLAIN = {
     "timeout": "ran out of time",
     "memory": "ran out of memory",
     "wrong_order": "lines in the wrong order",
+    "mistake": "like one of the drill's `wrong` entries",
+    "unit": "an answer in another unit",
+    "tampered": "refused: reaches what no answer may (the check's own names, the interpreter)",
     "wrong": "wrong",
     "": "not recorded (attempts made before the tutor recorded it)",
 }
