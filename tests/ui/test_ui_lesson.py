@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from textual import events
+
 from tutor.content.lesson_text import parse_lab_href
 from tutor.content.models import Lesson
+from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.lesson import FIRST_CHUNKS, LessonScreen
 from tutor.ui.screens.lesson_parts import Prose, Run, lab_links, lesson_parts
 from tutor.ui.widgets.snippet import SnippetView
@@ -266,3 +269,56 @@ async def test_a_live_run_gets_the_limits_lesson_record_gave_it(
             assert view.live.status == "ok", view.live.reason
             live = view.query_one(".live")
             assert live.has_class("-match"), live.border_subtitle
+
+
+SHORT_THEN_LONG = (
+    "---\nchapter: 1\ntitle: Short first\nthesis: A tensor is a view onto storage.\n---\n\n"
+    + "".join(f"## Part {n}\n\n" + "strides\n" * 10 + "\n" for n in range(4))
+    + "".join(f"## Part {n}\n\n" + "A line of prose.\n\n" * 30 for n in range(4, 12))
+)
+
+
+async def test_a_pagedown_while_the_lesson_loads_is_not_lost(make_app, catalog, tmp_path):
+    from tutor.content.lessons import load_lesson
+    from tutor.ui.screens.lesson_parts import Prose, lesson_parts
+
+    path = tmp_path / "01-short.md"
+    path.write_text(SHORT_THEN_LONG)
+    catalog.lessons[1] = load_lesson(path)
+    assert len(lesson_parts(catalog.lessons[1].body)) > FIRST_CHUNKS
+    assert all(isinstance(p, Prose) for p in lesson_parts(catalog.lessons[1].body))
+    app = make_app(catalog=catalog, warm_sandbox=False)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        # queued together, as keys typed while the lesson opens: the PageDown reaches the screen
+        # before it has focused its text, and while the first chunks fit the view
+        app.post_message(OpenLesson(1))
+        app.post_message(events.Key("pagedown", None))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LessonScreen)
+        scroll = screen.query_one("#lesson-scroll")
+        await app.workers.wait_for_complete()
+        for _ in range(5):
+            await pilot.pause()
+        assert scroll.max_scroll_y > 100
+        assert scroll.scroll_y == scroll.scrollable_content_region.height  # one page down
+
+
+async def test_the_text_scrolls_by_keyboard_whatever_has_focus(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_lesson(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        scroll = screen.query_one("#lesson-scroll")
+        screen.set_focus(None)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > 0
+        await pilot.press("ctrl+home")
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y > 0

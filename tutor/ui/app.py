@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from tutor.progress.database import StoreError
     from tutor.progress.store import Store
     from tutor.sandbox.supervisor import AsyncSandbox
+    from tutor.ui.prefs import Prefs
     from tutor.ui.runtimes import Sandboxes
 
 DARK = Theme(
@@ -127,6 +128,7 @@ class TutorApp(Navigator, App[None]):
         """Why the progress file could not be opened (a StoreError; ``store`` is a stand-in)."""
         self._sandbox: AsyncSandbox | None = sandbox
         self._sandboxes: Sandboxes | None = None
+        self._prefs: Prefs | None = None
         self.seed = seed
         """A fixed seed for reproducible variants (None: random)."""
         self._rng = random.Random(seed)
@@ -161,6 +163,15 @@ class TutorApp(Navigator, App[None]):
                 self.summary = CatalogSummary.of(self._catalog)
                 write_summary(self.summary, self.settings)
             return self._catalog
+
+    @property
+    def prefs(self) -> Prefs:
+        """The learner's screen preferences (``tutor.ui.prefs``), read on first use."""
+        if self._prefs is None:
+            from tutor.ui.prefs import Prefs
+
+            self._prefs = Prefs.load()
+        return self._prefs
 
     @property
     def sandboxes(self) -> Sandboxes:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from tutor.progress.store import Store
     from tutor.sandbox.supervisor import AsyncSandbox
     from tutor.settings import Settings
+    from tutor.ui.prefs import Prefs
 
 
 class Services(Protocol):
@@ -29,6 +30,11 @@ class Services(Protocol):
     @property
     def catalog(self) -> Catalog:
         """The chapters, lessons and drill packs."""
+        ...
+
+    @property
+    def prefs(self) -> Prefs:
+        """The learner's screen preferences, kept across launches."""
         ...
 
     @property

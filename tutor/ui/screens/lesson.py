@@ -20,6 +20,7 @@ from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
 from tutor.ui.progress_view import drill_mark
 from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
+from tutor.ui.screens.lesson_scroll import LessonScroll
 from tutor.ui.widgets.inline_text import inline
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.markdown_view import MarkdownView
@@ -32,11 +33,11 @@ SIDE_LABEL = 26
 BATCH = 6
 
 
-def part_widget(part: Prose | object) -> Widget:
-    """The widget that draws one part of a lesson."""
+def part_widget(part: Prose | object, folded: bool = True) -> Widget:
+    """The widget that draws one part of a lesson (a snippet's recording ``folded`` or not)."""
     if isinstance(part, Prose):
         return MarkdownView(part.text, open_links=False, classes="lesson-prose")
-    return SnippetView(part.index, part.code, part.output)  # type: ignore[attr-defined]
+    return SnippetView(part.index, part.code, part.output, folded=folded)  # type: ignore[attr-defined]
 
 
 def lab_label(text: str, name: str) -> Content:
@@ -54,14 +55,32 @@ class LessonScreen(Screen[None]):
     """Reads the lesson of one chapter; mediates between snippets and the sandbox."""
 
     CSS_PATH = Path(__file__).with_name("lesson.tcss")
+    AUTO_FOCUS = "#lesson-scroll"
+    """The text has focus from the first key on (Textual's default picked the side panel's drill
+    list, hidden on a narrow terminal, which took a PageDown pressed while the lesson opened)."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("r", "run_visible", "Run snippet"),
+        Binding("o", "show_recorded", "Output"),
+        Binding("O", "always_recorded", "Recorded outputs: always shown or folded", show=False),
         Binding("l", "labs", "Labs"),
         Binding("m", "mark_read", "Mark read"),
         Binding("d", "drills", "Drills"),
         Binding("tab", "app.focus_next", "Next snippet", show=False),
+        # the text scrolls whatever has focus, and a key pressed while the lesson is still
+        # loading is kept (LessonScroll): the first PageDown is never lost
+        *[
+            Binding(key, f"scroll_lesson('{how}')", show=False)
+            for key, how in (
+                ("pagedown", "page_down"),
+                ("pageup", "page_up"),
+                ("down", "scroll_down"),
+                ("up", "scroll_up"),
+                ("end,ctrl+end", "scroll_end"),
+                ("home,ctrl+home", "scroll_home"),
+            )
+        ],
     ]
 
     def __init__(self, chapter: int) -> None:
@@ -70,6 +89,10 @@ class LessonScreen(Screen[None]):
         self.lesson = None
         self._parts: list = []
         self._active_run: SnippetView | None = None
+        self._drawn_prose: set[int] = set()
+        """The prose chunks whose Markdown has been drawn."""
+        self._early: list[str] = []
+        """Scroll keys pressed before the text could take them, played once it can."""
         self.first_frame_parts = 0
         """How many chunks the first frame held (the rest are mounted after it)."""
 
@@ -79,7 +102,7 @@ class LessonScreen(Screen[None]):
         self._parts = lesson_parts(lesson.body)
         yield Header()
         with Horizontal(id="lesson-body"):
-            with VerticalScroll(id="lesson-scroll"):
+            with LessonScroll(id="lesson-scroll"):
                 head = Text()
                 head.append(f"Chapter {lesson.chapter} · {lesson.title}\n", style="bold")
                 head.append(lesson.thesis, style="italic")
@@ -87,7 +110,7 @@ class LessonScreen(Screen[None]):
                     head.append(f"\noutputs recorded with torch {lesson.torch}", style="dim")
                 yield Static(head, id="lesson-head")
                 for part in self._parts[:FIRST_CHUNKS]:
-                    yield part_widget(part)
+                    yield part_widget(part, self._folded)
             with Vertical(id="lesson-side"):
                 yield Static(
                     "In this chapter\n✓ mastered ◐ tried ○ new ★ quiz", classes="side-title"
@@ -96,14 +119,35 @@ class LessonScreen(Screen[None]):
                 yield Static(id="lesson-status")
         yield KeyFooter()
 
+    @property
+    def _folded(self) -> bool:
+        """Whether snippets start with their recorded output folded (the learner's choice)."""
+        return not self.app.prefs.show_recorded
+
     def on_mount(self) -> None:
         self.title = f"Lesson {self.chapter}"
         self.app.store.set_last_location("lesson", str(self.chapter))
         self._fill_side()
         self.call_after_refresh(self._mount_rest)  # after the first frame
-        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        scroll = self.query_one("#lesson-scroll", LessonScroll)
         self.watch(scroll, "scroll_y", self._scrolled, init=False)
         scroll.focus()
+        self.call_after_refresh(self._play_early)
+
+    def _play_early(self) -> None:
+        early, self._early = self._early, []
+        for how in early:
+            self.action_scroll_lesson(how)
+
+    def action_scroll_lesson(self, how: str) -> None:
+        """Scroll the lesson's text (``how``: a LessonScroll action, e.g. ``page_down``); before
+        the text is there, remember the key."""
+        scroll = self.query("#lesson-scroll").results(LessonScroll)
+        found = next(iter(scroll), None)
+        if found is None or not found.is_mounted or self._early:
+            self._early.append(how)
+            return
+        getattr(found, f"action_{how}")()
 
     def on_screen_resume(self) -> None:
         self._fill_side()
@@ -112,15 +156,28 @@ class LessonScreen(Screen[None]):
     async def _mount_rest(self) -> None:
         """Mount the remaining chunks a batch at a time, yielding to the UI between batches."""
         self.first_frame_parts = self.mounted_parts
-        scroll = self.query_one("#lesson-scroll", VerticalScroll)
+        scroll = self.query_one("#lesson-scroll", LessonScroll)
         rest = self._parts[FIRST_CHUNKS:]
         for start in range(0, len(rest), BATCH):
             if not self.is_attached:
                 return
-            await scroll.mount_all([part_widget(p) for p in rest[start : start + BATCH]])
+            batch = rest[start : start + BATCH]
+            await scroll.mount_all([part_widget(p, self._folded) for p in batch])
             await asyncio.sleep(0)
+        self._check_loaded()
         if self.is_attached:
             self.query_one("#lesson-status", Static).update(self._status_text())
+
+    @on(Markdown.TableOfContentsUpdated)
+    def _drawn(self, event: Markdown.TableOfContentsUpdated) -> None:
+        """A prose chunk has built its blocks (Markdown parses after it is mounted)."""
+        self._drawn_prose.add(id(event.markdown))
+        self._check_loaded()
+
+    def _check_loaded(self) -> None:
+        prose = [p for p in self._parts if isinstance(p, Prose)]
+        if self.fully_mounted and len(self._drawn_prose) >= len(prose):
+            self.query_one("#lesson-scroll", LessonScroll).done_loading()
 
     @property
     def mounted_parts(self) -> int:
@@ -204,14 +261,14 @@ class LessonScreen(Screen[None]):
         runtime, limits = self._declared(view)
         try:
             box = await self.app.sandboxes.ready(
-                runtime, lambda line: view._live(Text(line, style="italic"), "live")
+                runtime, lambda line: view._live(inline(line, "italic"), "live")
             )
             # the limits `tutor lesson record` ran it under, so a live run can match its output
             profile = limits or runtime_limits(runtime)
             result = await box.run(view.code, timeout=20.0, memory_mb=2048, profile=profile)
         except RuntimeNotFound as exc:
             view.running = False
-            view._live(Text(str(exc)), "", "-differs")
+            view._live(inline(str(exc)), "", "-differs")
             return
         except asyncio.CancelledError:
             view.running = False
@@ -227,28 +284,61 @@ class LessonScreen(Screen[None]):
                 self._active_run = None
         view.running = False
         view.live = result
+        if self._on_screen(view):  # the output grew: keep it in view (unless scrolled away)
+            self.call_after_refresh(view.reveal_outputs)
 
-    def action_run_visible(self) -> None:
-        """Run the snippet on screen: the focused one if it is in view, else the first one
-        in view (focus follows it), never one scrolled out of sight."""
+    def _on_screen(self, view: SnippetView) -> bool:
+        """Whether any of ``view`` is in the lesson's view."""
         scroll = self.query_one("#lesson-scroll", VerticalScroll)
         top = scroll.scroll_y
         bottom = top + scroll.scrollable_content_region.height
+        region = view.virtual_region
+        return region.y < bottom and region.y + region.height > top
 
-        def on_screen(view: SnippetView) -> bool:
-            region = view.virtual_region
-            return region.y < bottom and region.y + region.height > top
-
+    def _snippet_on_screen(self) -> SnippetView | None:
+        """The snippet on screen: the focused one if it is in view, else the first one in view
+        (never one scrolled out of sight)."""
         focused = self.focused
-        if isinstance(focused, SnippetView) and on_screen(focused):
-            self.run_snippet(focused)
+        if isinstance(focused, SnippetView) and self._on_screen(focused):
+            return focused
+        return next((view for view in self.query(SnippetView) if self._on_screen(view)), None)
+
+    def action_run_visible(self) -> None:
+        """Run the snippet on screen (focus follows it, the view stays where it is) and keep its
+        output in view."""
+        view = self._snippet_on_screen()
+        if view is None:
+            self.notify("No snippet on screen: scroll to one (tab moves to the next snippet).")
             return
+        view.focus(scroll_visible=False)
+        self.run_snippet(view)
+        self.call_after_refresh(view.reveal_outputs)
+
+    def action_show_recorded(self) -> None:
+        """Unfold (or fold again) the recorded output of the snippet on screen."""
+        view = self._snippet_on_screen()
+        if view is None:
+            self.notify("No snippet on screen: scroll to one (tab moves to the next snippet).")
+            return
+        view.folded = not view.folded
+        if not view.folded:
+            self.call_after_refresh(view.reveal_outputs)
+
+    def action_always_recorded(self) -> None:
+        """Show every recorded output from the start, or fold them until run (remembered)."""
+        prefs = self.app.prefs
+        prefs.show_recorded = not prefs.show_recorded
         for view in self.query(SnippetView):
-            if on_screen(view):
-                view.focus()
-                self.run_snippet(view)
-                return
-        self.notify("No snippet on screen: scroll to one (tab moves to the next snippet).")
+            view.folded = not prefs.show_recorded and view.live is None
+        problem = prefs.save()
+        said = (
+            "Recorded outputs now show before you run a snippet (O folds them again)."
+            if prefs.show_recorded
+            else "Recorded outputs stay folded until you run the snippet or press o."
+        )
+        if problem:
+            said += f" This choice lasts only this session: {problem}."
+        self.notify(said, severity="warning" if problem else "information", markup=False)
 
     # --- labs, reading, navigation ----------------------------------------------------------
 

@@ -1,4 +1,8 @@
-"""A runnable lesson snippet: the code, its recorded output, and the live output beside it."""
+"""A runnable lesson snippet: the code, its recorded output, and the live output beside it.
+
+The recorded output is folded until the snippet is run or the learner asks for it (``o`` in
+the lesson), so it does not answer the "predict before you run" question on its own; a
+preference (``O``) shows every recording from the start."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -29,6 +34,8 @@ class SnippetView(Vertical, can_focus=True):
     """Whether a run of this snippet is in progress."""
     live: reactive[RunResult | None] = reactive(None)
     """The RunResult of the last run (None before the first)."""
+    folded: reactive[bool] = reactive(True, init=False)
+    """Whether the recorded output is folded away (until the snippet runs or it is asked for)."""
 
     @dataclass
     class RunRequested(Message):
@@ -36,11 +43,12 @@ class SnippetView(Vertical, can_focus=True):
 
         index: int
 
-    def __init__(self, index: int, code: str, recorded: str | None) -> None:
+    def __init__(self, index: int, code: str, recorded: str | None, *, folded: bool = True) -> None:
         super().__init__(classes="snippet")
         self.index = index
         self.code = code
         self.recorded = recorded
+        self.set_reactive(SnippetView.folded, folded)
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"▶ run (r) · snippet {self.index + 1}"), classes="snippet-head")
@@ -49,13 +57,25 @@ class SnippetView(Vertical, can_focus=True):
             classes="snippet-code",
         )
         with Horizontal(classes="snippet-outputs"):
-            shown = (self.recorded or "").rstrip("\n") or "(no recorded output)"
-            recorded = Static(Text(shown), classes="recorded")
+            recorded = Static(self._recorded_text(), classes="recorded")
             recorded.border_title = "recorded"
             yield recorded
             live = Static(Text("press r to run it live", style="dim"), classes="live")
             live.border_title = "live"
             yield live
+
+    def _recorded_text(self) -> Text:
+        if self.folded:
+            return Text("folded: predict, then r runs it (o shows it now)", style="dim italic")
+        return Text((self.recorded or "").rstrip("\n") or "(no recorded output)")
+
+    def watch_folded(self) -> None:
+        if self.is_mounted:
+            self.query_one(".recorded", Static).update(self._recorded_text())
+
+    def reveal_outputs(self) -> None:
+        """Scroll the recorded and live outputs into view (the least distance)."""
+        self.query_one(".snippet-outputs").scroll_visible(animate=False)
 
     def on_click(self, event: Click) -> None:
         if getattr(event.widget, "has_class", lambda _c: False)("snippet-head"):
@@ -71,6 +91,7 @@ class SnippetView(Vertical, can_focus=True):
     def watch_live(self, result: RunResult | None) -> None:
         if result is None:
             return
+        self.folded = False  # run: now the recording is there to compare with
         out = recorded_output(result)
         if out is not None:
             match = out == normalise(self.recorded)
@@ -82,7 +103,7 @@ class SnippetView(Vertical, can_focus=True):
             text = f"{result.status}: {result.reason}\n{result.stdout}".rstrip("\n")
             self._live(Text(text), "", "-differs")
 
-    def _live(self, text: Text, subtitle: str, state: str = "") -> None:
+    def _live(self, text: Text | Content, subtitle: str, state: str = "") -> None:
         live = self.query_one(".live", Static)
         live.update(text)
         live.border_subtitle = subtitle
