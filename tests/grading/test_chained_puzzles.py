@@ -62,13 +62,32 @@ ESCAPES = [
     ),  # fmt: skip
     ("bincount", fn("bincount", "a, j", "torch.bincount(a, minlength=j)"), "not_allowed"),
     ("compress", fn("compress", "g, v, i", "torch.cat([v[g], v[~g] * 0])"), "not_allowed"),
+    ("flip", fn("flip", "a, i", "a[list(reversed(range(i)))]"), "not_allowed"),
+    (
+        "flip",
+        fn("flip", "a, i", "torch.from_numpy(torch.storage.np.flip(a.numpy()).copy())"),
+        "not_allowed",
+    ),  # fmt: skip
+    ("sum", fn("sum", "a, t=[torch][0]", "t.sum(a, 0, keepdim=True)"), "tampered"),
+    (
+        "cumsum",
+        "import numpy\n" + fn("cumsum", "a", "torch.tensor(numpy.cumsum(a))"),
+        "forbidden",
+    ),  # fmt: skip
+    (
+        "sum",
+        "def ones(i):\n    return torch.ones(i, dtype=torch.long)\n\n"
+        + fn("sum", "a", "ones(a.shape[0]) @ a[:, None]"),
+        "tampered",
+    ),  # fmt: skip
 ]
 
 
 @pytest.mark.parametrize(("drill", "answer", "category"), ESCAPES)
 def test_escapes_fail_under_the_drills_own_rules(sandbox, drill, answer, category):
     g = grade(PUZZLES[drill], answer, 1, sandbox)
-    assert g.status == "wrong" and g.category == category, g.feedback
+    assert not g.correct, g.feedback
+    assert category is None or g.category == category, g.feedback
 
 
 def test_a_wrong_answer_built_on_an_earlier_puzzle_gets_its_feedback(sandbox):
