@@ -1,6 +1,6 @@
-"""The class report over real exports: three learners answer the chained puzzles, two in the
+"""The class report over real exports: four learners answer the chained puzzles, three in the
 tutor itself (Pilot-driven app sessions, each with its own TUTOR_HOME) and one with `tutor drill
-run --record`; each exports with `tutor progress export`; a fourth file is a hand-edited copy.
+run --record`; each exports with `tutor progress export`; a fifth file is a hand-edited copy.
 Every format is read back: text, the CSV tables, the CSV gradebook, JSON, `--similar`,
 `--verify`."""
 
@@ -32,6 +32,8 @@ SUM_RULES = "def sum(a):\n    return a.sum()[None]\n"
 # the same cumsum, written apart: other names, spacing and a comment
 CUMSUM_ANA = "def cumsum(a):\n    return a @ triu(len(a))\n"
 CUMSUM_BEN = "def cumsum(values):\n    # the running total\n    return values@triu(len(values))\n"
+ONES_WRONG = "def ones(i):\n    return torch.where(torch.arange(i) > 0, 1, 0)\n"
+FLIP = "def flip(a, i):\n    return a[torch.arange(i - 1, -1, -1)]\n"
 
 
 def cli(*args: str):
@@ -72,7 +74,7 @@ def export(home: Path, monkeypatch, out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory, sandbox):
-    """ana and ben answer in the tutor, cho with drill run --record; forged.json is cho's
+    """ana, ben and dee answer in the tutor, cho with drill run --record; forged.json is cho's
     export with a wrong answer marked right."""
     import asyncio
 
@@ -93,12 +95,14 @@ def exports(tmp_path_factory, sandbox):
                 [("ones", ONES), ("sum", SUM_RULES), ("sum", SUM_WRONG), ("cumsum", CUMSUM_BEN)],
             )
         )
+        asyncio.run(answer_in_the_tutor(root / "dee", mp, [("ones", ONES_WRONG), ("flip", FLIP)]))
         mp.setenv("TUTOR_HOME", str(root / "cho"))
         for drill, code, seed in (("ones", ONES, 3), ("sum", SUM_WRONG, 4), ("sum", SUM_RIGHT, 5)):
             run = cli("drill", "run", f"{P}/{drill}", "--pack", PUZZLES, "--seed", seed,
                       "--answer", code, "--record")  # fmt: skip
             assert run.exit_code == 0, run.output
-        files = [export(root / name, mp, root / f"{name}.json") for name in ("ana", "ben", "cho")]
+        names = ("ana", "ben", "cho", "dee")
+        files = [export(root / name, mp, root / f"{name}.json") for name in names]
         forged = json.loads(files[2].read_text())
         wrong = next(a for a in forged["attempts"] if not a["correct"])
         forged["attempts"] = [{**wrong, "uid": "f" * 32, "correct": True, "status": "correct",
@@ -111,15 +115,17 @@ def exports(tmp_path_factory, sandbox):
 
 
 def test_without_the_pack_the_exports_give_the_chapters(exports):
-    result = cli("class", "report", *exports[:3])
+    result = cli("class", "report", *exports[:4])
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if line.startswith(f"{P}/sum "))
     assert row.split()[1:6] == ["1", "3", "6", "2", "2"]  # chapter 1, not ?
+    ones = next(line for line in result.output.splitlines() if line.startswith(f"{P}/ones "))
+    assert ones.split()[1:6] == ["1", "4", "4", "3", "3"]
     assert "3 × like the drill's wrong answer 0 (3 learners)" in result.output
 
 
 def test_the_text_report(exports):
-    result = cli("class", "report", *exports[:3], "--pack", PUZZLES)
+    result = cli("class", "report", *exports[:4], "--pack", PUZZLES)
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "  1 × refused: calls what `allow` does not list (Tensor.sum) (1 learner)" in out
@@ -133,20 +139,21 @@ def test_the_text_report(exports):
 
 
 def test_the_csv_gradebook_is_one_row_per_learner(exports):
-    result = cli("class", "report", *exports[:3], "--matrix", "--csv", "--pack", PUZZLES)
+    result = cli("class", "report", *exports[:4], "--matrix", "--csv", "--pack", PUZZLES)
     assert result.exit_code == 0, result.output
     rows = {r["learner"]: r for r in csv.DictReader(io.StringIO(result.stdout))}
-    assert set(rows) == {"ana", "ben", "cho"}
+    assert set(rows) == {"ana", "ben", "cho", "dee"}
+    assert rows["dee"][f"{P}/ones"] == "tried" and rows["dee"][f"{P}/flip"] == "mastered"
     assert rows["ben"][f"{P}/sum"] == "tried" and rows["ben"][f"{P}/sum attempts"] == "2"
     assert rows["cho"][f"{P}/cumsum"] == "not tried" and rows["cho"][f"{P}/flip"] == "not tried"
     assert rows["ana"]["mastered"] == "3" and rows["cho"]["tried"] == "2"
-    tables = cli("class", "report", *exports[:3], "--csv")
+    tables = cli("class", "report", *exports[:4], "--csv")
     by = {(r["table"], r["name"]): r for r in csv.DictReader(io.StringIO(tables.stdout))}
     assert by[("drill", f"{P}/sum")]["wrong_groups"].startswith("like the drill's wrong answer 0")
 
 
 def test_json_carries_the_gradebook_the_groups_and_the_similar_answers(exports):
-    result = cli("class", "report", *exports[:3], "--json", "--similar", "--pack", PUZZLES)
+    result = cli("class", "report", *exports[:4], "--json", "--similar", "--pack", PUZZLES)
     data = json.loads(result.stdout)
     drills = {d["drill"]: d for d in data["drills"]}
     assert drills[f"{P}/sum"]["chapter"] == 1 and drills[f"{P}/sum"]["title"] == "Sum"
@@ -174,5 +181,5 @@ def test_verify_replays_every_mastery_and_catches_the_forged_one(exports):
     assert cells["ana"][f"{P}/sum"]["status"] == "mastered"
     text = cli("class", "report", *exports, "--verify", "--pack", PUZZLES)
     assert f"NOT REPRODUCED: forged {P}/flip seed 9: wrong" in text.output
-    unloaded = json.loads(cli("class", "report", exports[3], "--verify", "--json").stdout)
+    unloaded = json.loads(cli("class", "report", exports[4], "--verify", "--json").stdout)
     assert unloaded["verify"]["checked"] == 0 and unloaded["verify"]["not_checked"]
