@@ -99,6 +99,12 @@ def test_an_edit_rechecks_only_the_drill_that_changed(tmp_path, watch):
     pack.write_text(text.replace("title: Watched", "title: Watched: ask"))  # a YAML error
     bad = lines.next()
     assert bad["checked"] == [] and "yaml" in bad["problems"][0]["field"]
+    assert bad["loaded"] is False
+
+    pack.write_text(text.replace("    kind: predict\n", "    knd: x\n    kind: predict\n", 1))
+    typo = lines.next()  # a bad key: the schema error, not "no drill changed"
+    assert typo["loaded"] is False and not typo["ok"]
+    assert [p["message"] for p in typo["problems"]] == ["unknown key `knd` (did you mean `kind`?)"]
 
     proc.send_signal(signal.SIGINT)
     assert lines.next() == {"stopped": True}

@@ -49,8 +49,11 @@ def matrix(
     rows = []
     for learner in learners:
         cells: dict[str, dict[str, Any]] = {}
+        by_drill: dict[str, list[AttemptRow]] = {}
+        for attempt in learner.doc.attempts:
+            by_drill.setdefault(attempt.drill, []).append(attempt)
         for drill in drills:
-            mine = [a for a in learner.doc.attempts if a.drill == drill]
+            mine = by_drill.get(drill, [])
             status = "not tried"
             if any(mastering(a) for a in mine):
                 forged = (learner.name, drill) in (not_reproduced or set())
