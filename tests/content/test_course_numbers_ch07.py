@@ -44,6 +44,25 @@ FACTS: list[tuple[str, str]] = [
         "eager dispatches the same ops",
         "['aten.t.default', 'aten.addmm.default', 'aten.relu.default',",
     ),
+    ("Dim.AUTO quietly keeps a pinned dimension", "Dim.AUTO on the features:   (3, 4)"),
+    ("Dim.DYNAMIC refuses a pinned dimension", "Dim.DYNAMIC on the features: UserError"),
+    ("an example batch of 1 is specialised", "Dim.AUTO, example batch 1:  (1, 4)"),
+    ("torch.cond keeps both branches as subgraphs", "false_graph_0 ['aten.sub.Tensor']"),
+    ("cond on a fixed shape is decided at export", "fixed shape:   ['aten.mul.Tensor']"),
+    ("non-strict export runs forward on fake tensors", "strict=False: forward saw ['FakeTensor']"),
+    ("strict export does not run forward", "strict=True: forward saw [], graph"),
+    ("export's default is non-strict", "export's default: strict = False"),
+    ("torch.export.load gives a GraphModule", "ExportedProgram whose module() is a GraphModule"),
+    ("a loaded program keeps its guards", "batch 5: Guard failed: input.size()[0] == 3"),
+    (
+        "an FX pass rewrites the graph",
+        "clamp_1 = torch.clamp(outer, min = -0.5, max = 0.5);  outer = None",
+    ),
+    (
+        "a custom op survives decomposition",
+        "decomposed: ['aten.sin.default', 'course.clip_scale.default', 'aten.add.Tensor']",
+    ),
+    ("opcheck catches a wrong fake", "Shapes torch.Size([4]) and torch.Size([5]) are not equal!"),
 ]
 
 
