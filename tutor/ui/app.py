@@ -215,7 +215,12 @@ class TutorApp(Navigator, App[None]):
         from tutor.ui.screens.home import HomeScreen
 
         watch_terminal(self)
-        self.push_screen(HomeScreen())  # it calls home_drawn after its first frame
+        home = HomeScreen()  # it calls home_drawn after its first frame
+        if self.is_headless:
+            self.push_screen(home)
+        else:  # once the mount is over: a screen pushed during it is laid out and drawn while
+            # Textual holds back the output, then drawn again (a tenth of the first frame)
+            self.call_later(self.push_screen, home)
 
     def home_drawn(self) -> None:
         """Called once the home screen has been drawn: warm the sandbox, report problems."""

@@ -79,14 +79,12 @@ class HomeScreen(Screen[None]):
         self.call_after_refresh(self._first_frame)
 
     async def _first_frame(self) -> None:
-        """The first frame is drawn; on a terminal, wait until it has been written out.
-
-        The refresh asked for while the app mounts is held back until the mount ends, so on a
-        terminal this runs before anything was drawn: one more refresh draws the first frame,
-        and Textual's output thread writes it while this screen waits ``SETTLE`` seconds. What
-        comes next (the side panel, the catalog, the sandbox's torch import) would otherwise
-        hold the interpreter or the other core while the frame is still on its way.
-        """
+        """The first frame is drawn; on a terminal, wait one more refresh (the first one can
+        come before the list has settled into its place: on a loaded machine it showed 10 of
+        the 12 chapters), then ``SETTLE`` seconds while Textual's output thread writes it.
+        What comes next (the side panel, the catalog, the sandbox's torch import) would
+        otherwise hold the interpreter, or the other core, while the frame is on its way, and
+        the titles reach the terminal late."""
         if self.app.is_headless:
             await self._after_first_frame()
         else:
