@@ -125,7 +125,9 @@ def test_ordinary_anchors_aliases_and_merges_still_work(tmp_path):
 def test_pack_check_and_drill_list_name_each_hostile_file(tmp_path, monkeypatch):
     folder = tmp_path / "packs"
     folder.mkdir()
-    shutil.copy(GOOD, folder / "good.yaml")
+    # a copy under its own id: `pack check` refuses an id a built-in pack already has
+    text = GOOD.read_text(encoding="utf-8")
+    (folder / "good.yaml").write_text(text.replace("pack: strides-and-views", "pack: a-copy", 1))
     os.mkfifo(folder / "fifo.yaml")
     (folder / "zero.yaml").symlink_to("/dev/zero")
     (folder / "bomb.yaml").write_text(ALIAS_BOMB)
