@@ -3,12 +3,15 @@
 Side by side in one run: (a) the snippet through ``Sandbox.run`` 40 times (warm zygote, one
 fork per run), (b) the same snippet as a fresh ``python -c`` 5 times (imports torch each time).
 Prints both medians and the ratio, and the bare-fork floor for comparison; then, for each
-runtime the project builds (xla), its warm p50 next to its own bare-fork floor.
+runtime the project builds (xla), its warm p50 next to its own bare-fork floor. With
+``--memory-ways`` it also runs the snippet warm under each way a run's memory is held (a memory
+cgroup per run, sampling its processes), interleaved in rounds, and prints both p50s.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -16,6 +19,7 @@ import sys
 import time
 
 from tutor.sandbox import Sandbox
+from tutor.sandbox.containment import MEMORY_ENV
 from tutor.sandbox.runtimes import BUILT, built_python
 
 SNIPPET = "x = torch.arange(12.0).reshape(3, 4)\nprint((x @ x.T).sum().item())\n"
@@ -99,11 +103,49 @@ def bare_fork(n: int, python: str = sys.executable) -> list[float]:
     return [float(t) for t in out.split()]
 
 
+@contextlib.contextmanager
+def held_by(way: str, containment: str | None):
+    """A started sandbox whose runs' memory is held ``way`` ("cgroup" or "sample")."""
+    before = os.environ.get(MEMORY_ENV)
+    os.environ[MEMORY_ENV] = way
+    try:
+        box = Sandbox(containment=containment)
+        box.start()
+    finally:
+        os.environ.pop(MEMORY_ENV)
+        if before is not None:
+            os.environ[MEMORY_ENV] = before
+    try:
+        yield box
+    finally:
+        box.close()
+
+
+def memory_ways(n: int, containment: str | None) -> None:
+    """Warm p50 under each memory mechanism, in interleaved rounds of ``n // 4`` runs."""
+    with held_by("cgroup", containment) as cg, held_by("sample", containment) as sm:
+        times: dict[str, list[float]] = {"memcg": [], "memwatch": []}
+        boxes = {name: box for box in (cg, sm) for name in times if name in box.layers}
+        for box in boxes.values():
+            warm(box, 3)
+        for _ in range(4):
+            for name, box in boxes.items():
+                times[name] += warm(box, max(1, n // 4))
+    for name, found in times.items():
+        if found:
+            print(f"memory {name:8s} warm p50 {statistics.median(found):6.1f} ms (n={len(found)})")
+        else:
+            print(f"memory {name:8s} not available here")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warm", type=int, default=40)
     parser.add_argument("--cold", type=int, default=5)
     parser.add_argument("--containment", default=None, help="auto, bwrap or rlimits")
+    parser.add_argument(
+        "--memory-ways", action="store_true", help="also compare the memory mechanisms"
+    )
     args = parser.parse_args()
     with Sandbox(containment=args.containment) as box:
         t0 = time.perf_counter()
@@ -129,6 +171,8 @@ def main() -> None:
     for key, label in PHASES.items():
         if key in phases:
             print(f"  {statistics.median(phases[key]):6.2f}  {key:21s} {label}")
+    if args.memory_ways:
+        memory_ways(args.warm, args.containment)
     for name in BUILT:
         python = built_python(name)
         if python is None:

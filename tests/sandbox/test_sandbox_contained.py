@@ -140,6 +140,7 @@ def test_doctor_names_every_missing_protection_and_what_it_means():
         "no separate uid",
         "no rlimits",
         "no system-call filter",
+        "no memory cgroup per run",
         "no IPC namespace per run",
     ]
     assert [line.split(":")[0].split(" (")[0] for line in lines] == starts

@@ -48,6 +48,22 @@ UNREAD = "raised an exception (its report did not arrive intact)"
             "memory",
             "tried to use more than 1024 MB",
         ),
+        # the run's processes together passed the limit: the runtime stopped them all
+        (
+            Ending(killed(signal.SIGKILL), 0.1, stopped_for="memory", holders=5),
+            "memory",
+            "used more than 1024 MB together (5 processes)",
+        ),
+        (
+            Ending(exited(0), stopped_for="memory", holders=1, result={"kind": "ok"}),
+            "memory",
+            "used more than 1024 MB",
+        ),
+        (
+            Ending(killed(signal.SIGKILL), 5.0, stopped_for="memory", holders=2),
+            "memory",
+            "used more than 1024 MB together (2 processes)",
+        ),
         (
             Ending(killed(signal.SIGKILL), stopped_for="stdout"),
             "output_limit",

@@ -26,7 +26,7 @@ from typing import NoReturn
 import torch
 
 from tutor.safe_text import keep_tail
-from tutor.sandbox import mpmain, syscalls
+from tutor.sandbox import memcg, mpmain, syscalls
 from tutor.sandbox.containment import RUN_KEEPS
 from tutor.sandbox.limits import Limits, apply_rlimits
 from tutor.sandbox.protocol import JsonObject
@@ -99,6 +99,9 @@ class Job:
         self.peer: list[int] | None = None
         """For a judge: ``[pid, channel fd, status fd]`` of the learner's process forked
         beside it (see ``companion``); the probe gets it as its ``peer`` argument."""
+        self.cgroup: tuple[int, str] | None = None
+        """The run's memory cgroup (the directory's descriptor, its name), joined first thing
+        (``memcg``)."""
 
 
 def child_main(job: Job) -> None:
@@ -197,7 +200,10 @@ def _safe_str(exc: BaseException) -> str:
 
 
 def _prepare(job: Job) -> None:
-    """Session, descriptors, scratch dir, environment, rlimits, user, signals, threads."""
+    """Memory cgroup, session, descriptors, scratch dir, environment, rlimits, user, signals,
+    threads."""
+    if job.cgroup is not None:  # before anything is touched, and while still root
+        memcg.join(*job.cgroup)
     os.setsid()
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     null = os.open(os.devnull, os.O_RDONLY)

@@ -15,6 +15,9 @@ import sysconfig
 
 from tutor.sandbox.cxx import others_can_read
 
+#: the environment variable that picks how a run's memory is held: auto, cgroup or sample
+MEMORY_ENV = "TUTOR_SANDBOX_MEMORY"
+
 #: every layer the sandbox knows, strongest first, with what it protects
 LAYERS = {
     "bwrap": "bubblewrap: no network, read-only system, private /tmp, no home, own PID namespace",
@@ -24,6 +27,10 @@ LAYERS = {
     "seccomp": "a system-call filter: no SysV IPC, POSIX message queues or memfd (memory the "
     "memory limit would not count, objects that outlive a run), no new user namespaces",
     "ipcns": "each run has an IPC namespace of its own",
+    "memcg": "a memory cgroup per run: the kernel holds all of a run's processes together to "
+    "its memory limit",
+    "memwatch": "the runtime sums the memory of all of a run's processes every 20 ms and stops "
+    "the run when together they pass its limit",
 }
 #: first uid of the range a root-started runtime picks its dedicated sandbox uid from
 UID_BASE = 1_000_000_000
@@ -106,13 +113,20 @@ def python_paths(project_root: str) -> list[str]:
 
 
 def wrap_command(
-    inner: list[str], project_root: str, env: dict[str, str], uid: int | None = None
+    inner: list[str],
+    project_root: str,
+    env: dict[str, str],
+    uid: int | None = None,
+    cgroups: bool = False,
 ) -> list[str]:
     """The bubblewrap command line that runs ``inner`` (the zygote) contained.
 
     ``uid`` is the dedicated uid runs drop to: the sandbox's own /etc/passwd names it, so
     ``getpass.getuser()`` and ``pwd.getpwuid`` work in learner code and in the libraries it
-    calls (inductor, jax).
+    calls (inductor, jax). ``cgroups``: whether the zygote holds its runs by memory cgroups
+    (``memcg``; it inherits the directory's descriptor, nothing is mounted); without them, a
+    root zygote keeps CAP_SYS_PTRACE to read its runs' memory maps (``memwatch``), which the
+    runs' uid would otherwise keep from it.
     """
     exe = shutil.which("bwrap") or "bwrap"
     cmd = [
@@ -130,7 +144,7 @@ def wrap_command(
     ]
     if os.geteuid() == 0:
         cmd += ["--cap-drop", "ALL"]
-        for cap in ROOT_CAPS:
+        for cap in ROOT_CAPS + (() if cgroups else ("CAP_SYS_PTRACE",)):
             cmd += ["--cap-add", cap]
     else:
         cmd += ["--unshare-user"]
@@ -225,7 +239,8 @@ def runtime_env(project_root: str) -> dict[str, str]:
         "KMP_AFFINITY": "disabled",
         "OMP_THREAD_LIMIT": str(max_threads()),
     }
-    for key in ("PJRT_DEVICE", "TPU_VISIBLE_CHIPS", "XLA_FLAGS", "TUTOR_MAX_THREADS"):
+    passed = ("PJRT_DEVICE", "TPU_VISIBLE_CHIPS", "XLA_FLAGS", "TUTOR_MAX_THREADS", MEMORY_ENV)
+    for key in passed:
         if key in os.environ:
             env[key] = os.environ[key]
     env.setdefault("PJRT_DEVICE", "CPU")  # torch_xla's device unless the runtime names another
@@ -276,6 +291,12 @@ def missing_layers(active: list[str], stdlib: str | None = None) -> list[str]:
             "memory beyond its limit through SysV shared memory, message queues and memfd, leave "
             "SysV objects that later runs see, and create a user namespace in which it is uid 0 "
             "with every capability"
+        )
+    if "memcg" not in active:
+        missing.append(
+            "no memory cgroup per run (it needs root and a writable cgroup v1 memory "
+            "hierarchy): the runtime sums a run's memory every 20 ms instead, so a run that "
+            "allocates fast can pass its limit for that long before it is stopped"
         )
     if "ipcns" not in active:
         line = "no IPC namespace per run (it needs root): runs of one runtime share one"

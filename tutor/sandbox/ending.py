@@ -32,7 +32,10 @@ class Ending:
     """The raw status from ``wait4`` (None: the child could not be started)."""
     cpu_seconds: float = 0.0
     stopped_for: str | None = None
-    """Why the runtime killed it: "timeout", "stdout", "stderr", "result", "cancel" or None."""
+    """Why the runtime killed it: "timeout", "stdout", "stderr", "result", "cancel", "memory"
+    (the run's processes together passed its memory limit) or None."""
+    holders: int = 0
+    """With "memory": how many processes held the memory."""
     result: JsonObject | None = None
     """What the agent reported on its result pipe (None: nothing arrived)."""
 
@@ -69,6 +72,9 @@ def run_status(end: Ending, limits: Limits) -> tuple[str, str]:
         return "output_limit", f"returned more than {size_text(limits.result_limit)} of data"
     if end.stopped_for == "timeout":
         return "timeout", f"timed out after {secs} (wall clock)"
+    if end.stopped_for == "memory":
+        together = f" together ({end.holders} processes)" if end.holders > 1 else ""
+        return "memory", f"used more than {limits.memory_mb} MB{together}"
     status = end.wait_status
     if status is None:
         return "sandbox_error", "the run could not be started"

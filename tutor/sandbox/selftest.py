@@ -85,6 +85,23 @@ async def _memory(run: Runner, local: bool) -> Seen:
     )
 
 
+async def _memory_together(run: Runner, local: bool) -> Seen:
+    code = _code("""
+        import os, time
+        for _ in range(4):
+            if os.fork() == 0:
+                block = bytearray(200 << 20)
+                for i in range(0, len(block), 4096):
+                    block[i] = 1
+                time.sleep(60)
+                os._exit(0)
+        time.sleep(60)
+    """)
+    result = await run(code, memory_mb=512, timeout=20)
+    held = result.status is Status.memory and "together" in result.reason
+    return (held, result.reason or result.status.value)
+
+
 async def _output(run: Runner, local: bool) -> Seen:
     result = await run("while True:\n    print('x' * 100)", output_limit=4096, timeout=5)
     return (
@@ -229,6 +246,7 @@ CHECKS: list[tuple[str, Probe, bool]] = [
     ("runs as non-root", _non_root, False),
     ("timeout stops an infinite loop", _timeout, False),
     ("memory limit stops a huge allocation", _memory, False),
+    ("memory limit holds for a run's processes together", _memory_together, False),
     ("output is capped", _output, False),
     ("fork storm is contained", _fork_storm, False),
     ("network is blocked", _network, False),

@@ -306,12 +306,15 @@ class AsyncSandbox:
         """After a local runtime stopped: kill what its dedicated uid still runs, drop its files."""
         if not is_local(self.command):
             return
-        from tutor.sandbox import reaper
+        from tutor.sandbox import memcg, reaper
 
         said: protocol.Ready = ready or {"event": "ready"}
         uid = said.get("uid")
         if os.geteuid() == 0:
             await asyncio.to_thread(reaper.kill_uid, uid or containment.UID_BASE + proc.pid)
+            cgroups = memcg.own_cgroup()  # the runtime made its runs' cgroups in the one it
+            if cgroups is not None:  # started in, this process's: a killed one leaves them
+                await asyncio.to_thread(memcg.sweep, cgroups, proc.pid)
         if "bwrap" not in said.get("layers", ["bwrap"]):
             scratch = said.get("scratch")
             if scratch and os.path.basename(scratch).startswith("tutor-runs-"):

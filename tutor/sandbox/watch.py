@@ -29,11 +29,32 @@ class Control(Protocol):
         """Parse control bytes into ``queue``."""
 
 
+class RunMemory(Protocol):
+    """What holds a run's processes together to its memory limit (``memcg.RunGroup``,
+    ``memwatch.Sampler``): a descriptor that becomes readable when the run may be over it, or
+    a clock to look on."""
+
+    event: int
+    """Readable when the run may be over its limit (-1: none)."""
+
+    def due(self) -> float | None:
+        """Seconds until the next look (None: no looking on a clock)."""
+
+    def over(self) -> int | None:
+        """Look now: how many processes held the memory, when the run is over its limit."""
+
+    def after(self) -> int | None:
+        """The same, asked once the run has been reaped."""
+
+
 class Watch:
     """The pipes of one child and what came through them, within the limits."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, memory: RunMemory | None = None) -> None:
         self.limits = limits
+        self.memory = memory
+        self.holders = 0
+        """How many processes held the memory, when the run was stopped for it."""
         self.buffers = {"stdout": bytearray(), "stderr": bytearray(), "result": bytearray()}
         self.caps = {
             "stdout": limits.output_limit,
@@ -137,6 +158,9 @@ class Watch:
             with contextlib.suppress(AttributeError, OSError):
                 peerfd = os.pidfd_open(self.peer)
                 sel.register(peerfd, selectors.EVENT_READ, "peer")
+        memory = self.memory
+        if memory is not None and memory.event >= 0:
+            sel.register(memory.event, selectors.EVENT_READ, "memory")
         deadline = self.t0 + self.limits.timeout
         exited = None
         while exited is None:
@@ -146,9 +170,19 @@ class Watch:
             wait = max(left, 0) if pidfd is not None else min(max(left, 0), 0.005)
             if self.stopped_for is not None:
                 wait = min(wait, 0.05) if wait else 0.05
+            if memory is not None and self.stopped_for is None:
+                look = memory.due()
+                if look is not None and look <= 0:
+                    self._memory_over(memory)
+                    look = memory.due()
+                if look is not None and self.stopped_for is None:
+                    wait = min(wait, look)
             for key, _ in sel.select(timeout=wait):
                 if key.data == "ctl":
                     self._control(zygote, sel)
+                elif key.data == "memory":
+                    self._memory_over(memory)
+                    sel.unregister(key.fd)  # once is enough: the run is being stopped
                 elif key.data == "peer":
                     if self._peer_ended():
                         sel.unregister(key.fd)
@@ -165,7 +199,23 @@ class Watch:
             if watched is not None:
                 os.close(watched)
         self.close_peer()
-        return Ending(wait_status=exited[0], cpu_seconds=exited[1], stopped_for=self.stopped_for)
+        if memory is not None and self.stopped_for is None:
+            held = memory.after()
+            if held:
+                self.stopped_for, self.holders = "memory", held
+        return Ending(
+            wait_status=exited[0],
+            cpu_seconds=exited[1],
+            stopped_for=self.stopped_for,
+            holders=self.holders,
+        )
+
+    def _memory_over(self, memory: RunMemory | None) -> None:
+        """Ask the run's memory bound; stop the whole run when it is over its limit."""
+        held = memory.over() if memory is not None and self.stopped_for is None else None
+        if held:
+            self.holders = held
+            self.stop("memory")
 
     def _control(self, zygote: Control, sel: selectors.BaseSelector) -> None:
         try:

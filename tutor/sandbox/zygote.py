@@ -23,9 +23,9 @@ import time
 from types import ModuleType
 
 from tutor.paths import PROJECT_ROOT
-from tutor.sandbox import containment, cxx, hugepages, mpmain, reaper, syscalls
+from tutor.sandbox import containment, cxx, hugepages, memcg, memwatch, mpmain, reaper, syscalls
 from tutor.sandbox.ending import compile_reason, run_status
-from tutor.sandbox.limits import Limits, count_tasks, vm_size
+from tutor.sandbox.limits import MB, Limits, count_tasks, vm_size
 from tutor.sandbox.protocol import Done, JsonObject, LineReader, Ready, decode, encode, pack_bytes
 from tutor.sandbox.watch import Watch, timings
 
@@ -162,30 +162,43 @@ def launch(argv: list[str] | None = None) -> None:
     parser.add_argument("--containment", default=None, help="auto, bwrap or rlimits")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--uid", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--cgroups", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--cgroups-of", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.inside:
-        Zygote(["bwrap", "rlimits"], args.uid).serve()
+        cgroups = None
+        if args.cgroups is not None and args.cgroups_of is not None:
+            cgroups = memcg.Cgroups(args.cgroups, args.cgroups_of)
+        Zygote(["bwrap", "rlimits"], args.uid, cgroups).serve()
         return
     uid = containment.sandbox_uid()
+    where = memcg.choose(os.environ.get(containment.MEMORY_ENV))
+    at = os.open(where, os.O_RDONLY | os.O_DIRECTORY) if where is not None else None
     if containment.choose_mode(args.containment) == "bwrap":
         inner = [sys.executable, "-m", "tutor.sandbox.zygote", "--inside"]
         if uid is not None:
             inner += ["--uid", str(uid)]
+        if at is not None:  # the zygote inherits the directory: nothing of it is mounted
+            os.set_inheritable(at, True)
+            inner += ["--cgroups", str(at), "--cgroups-of", str(os.getpid())]
         env = containment.runtime_env(str(PROJECT_ROOT))
-        cmd = containment.wrap_command(inner, str(PROJECT_ROOT), env, uid)
+        cmd = containment.wrap_command(inner, str(PROJECT_ROOT), env, uid, at is not None)
         os.execve(cmd[0], cmd, env)
-    Zygote(["rlimits"], uid).serve()
+    cgroups = memcg.Cgroups(at, os.getpid()) if at is not None else None
+    Zygote(["rlimits"], uid, cgroups).serve()
 
 
 class Zygote:
     """The single-threaded parent of every run."""
 
-    def __init__(self, layers: list[str], uid: int | None) -> None:
+    def __init__(self, layers: list[str], uid: int | None, cgroups: memcg.Cgroups | None) -> None:
         self.ctl_in = 0
         self.ctl_out = os.dup(1)
         os.dup2(2, 1)  # stray prints (a chatty probe import) must not corrupt the protocol
         self.uid = uid if os.geteuid() == 0 else None
         self.layers = layers + (["uid"] if self.uid is not None else [])
+        self.cgroups = cgroups
+        self.layers.append("memcg" if cgroups is not None else "memwatch")
         self.private_tmp = "bwrap" in layers
         self.lines = LineReader()
         self.compile_problem: str | None = None  # why runs here cannot build C++ (see warm_compile)
@@ -286,6 +299,8 @@ class Zygote:
                     self.send(self.run(message))
         finally:
             reaper.kill_everything_below()
+            if self.cgroups is not None:
+                self.cgroups.remove_all()
             reaper.remove(self.base)
             os._exit(0)
 
@@ -324,7 +339,12 @@ class Zygote:
         if request.get("op") == "run":
             _save_answer(mpmain.answer_path(scratch), request.get("code") or "", self.uid)
         marks = reaper.writable_tree(reaper.shared_dirs()) if self._sweeps() else {}
-        watch = Watch(limits)
+        limit = limits.memory_mb * MB
+        group = self.cgroups.make(limit) if self.cgroups is not None else None
+        sampler = memwatch.Sampler(limit) if group is None else None
+        if group is None and self.cgroups is not None:  # this run falls back to sampling
+            reply["layers"] = [("memwatch" if n == "memcg" else n) for n in self.layers]
+        watch = Watch(limits, group or sampler)
         nproc = (
             limits.processes
             if self.uid is not None
@@ -332,13 +352,17 @@ class Zygote:
         )
         job_fds = watch.open()
         t_fork = time.monotonic()
-        peer = self.fork_companion(request, job_fds, scratch, nproc)
+        cgroup = (group.at, group.name) if group is not None else None
+        peer = self.fork_companion(request, job_fds, scratch, nproc, cgroup)
         pid = os.fork()
         if pid == 0:
             job = self.agent.Job(request, *job_fds, scratch, vm_size(), self.uid, nproc)
             job.ipcns = self.ipcns
             job.peer = peer[:3] if peer else None
+            job.cgroup = cgroup
             self.agent.child_main(job)
+        if peer and sampler is not None:
+            sampler.judge = pid  # the tutor's own process: counted by estimate if unreadable
         if peer:
             for fd in peer[1:3]:
                 os.close(fd)
@@ -348,6 +372,8 @@ class Zygote:
         end = watch.follow(self)
         t_reaped = time.monotonic()
         reaper.kill_everything_below()
+        if group is not None:
+            group.remove()
         watch.drain()
         if marks:
             reaper.sweep(marks, self.uid, keep=self.keep)
@@ -373,7 +399,12 @@ class Zygote:
         return reply
 
     def fork_companion(
-        self, request: JsonObject, job_fds: tuple[int, int, int], scratch: str, nproc: int | None
+        self,
+        request: JsonObject,
+        job_fds: tuple[int, int, int],
+        scratch: str,
+        nproc: int | None,
+        cgroup: tuple[int, str] | None,
     ) -> list[int] | None:
         """Fork the learner's process a probe wants beside it (``agent.companion``), before
         the probe's own process: ``[pid, channel fd, status read fd, status write fd]``, the
@@ -397,6 +428,7 @@ class Zygote:
                 self.uid, nproc,
             )  # fmt: skip
             job.ipcns = self.ipcns
+            job.cgroup = cgroup
             self.agent.companion_main(job, body)
         learner_end.close()
         return [pid, *ends, status_w]
