@@ -104,6 +104,14 @@ def test_children_whose_shares_pass_the_limit_together_end_memory(box):
     assert find_leftovers(box) == []
 
 
+def test_many_processes_each_well_under_the_limit_are_held_together(box):
+    # each of 32 processes stays far under its own address-space limit (48 MB of 1024)
+    code = CHILDREN.replace("range(4)", "range(32)").replace("MB", "48")
+    result = run(box, code, memory_mb=1024)
+    held_together(result, 1024)
+    assert find_leftovers(box) == []
+
+
 def test_the_same_children_just_under_the_limit_pass(box):
     result = run(box, CHILDREN.replace("MB", "110"))  # 440 MB under 512
     assert result.ok, (result.status, result.reason, result.stderr[-800:])
