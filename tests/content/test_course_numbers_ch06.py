@@ -36,6 +36,35 @@ FACTS: list[tuple[str, str]] = [
     ("torch.where keeps it one graph", "fixed: graphs: 1  breaks: 0"),
     ("fullgraph=True turns a break into an error", "torch._dynamo.exc.Unsupported"),
     ("the first call pays compilation", "first call slower than a steady call: True"),
+    ("a dynamic size is guarded 2 <= size", "new guard: 2 <= L['x'].size()[0]"),
+    ("size 1 fails the dynamic guard: its own graph", "size 1: graphs 3 | first failed: 0/1: 2 <="),
+    ("size 0 gets a graph too", "size 0: graphs 4 | first failed: 0/1: 2 <= x.size()[0]"),
+    ("a seen size of 1 reuses its graph", "x.size()[0]\nsize 1: graphs 4"),
+    ("the default: static, dynamic, size 1", "dynamic=None (default)  3 graphs"),
+    ("mark_dynamic skips the static graph", "mark_dynamic(x, 0)      2 graphs"),
+    ("dynamic=True skips the static graph", "dynamic=True            2 graphs"),
+    ("dynamic=False compiles every size", "dynamic=False           5 graphs"),
+    ("closures of one def share the recompile limit", "five closures of one def: 3 graphs"),
+    ("the limit warns", "warned: True"),
+    ("each def has its own budget", "two defs, five dtypes each: 6 graphs"),
+    (
+        "eval() fails the training guard",
+        "eval                   graphs 2  0/0: fn._modules['1'].training",
+    ),
+    ("both modes stay cached", "train again            graphs 2"),
+    (
+        "no_grad is guarded global state",
+        "no_grad                graphs 3  0/0: GLOBAL_STATE changed: grad_mode",
+    ),
+    ("new weight values compile nothing", "weight values changed  graphs 3"),
+    ("a new Parameter compiles nothing", "new Parameter          graphs 3"),
+    ("torch.compile(model)'s keys start with _orig_mod.", "OptimizedModule ['_orig_mod.0.weight'"),
+    ("a disabled helper is one break", "step_with_disabled_log: graphs 2, breaks 1"),
+    ("what reduce-overhead turns on", "reduce-overhead             {'triton.cudagraphs': True}"),
+    (
+        "what max-autotune turns on",
+        "max-autotune                {'max_autotune': True, 'triton.cudagraphs': True",
+    ),
 ]
 
 
@@ -55,6 +84,23 @@ DRILL_CASES = [
     ("break-or-guard", {"cond": "x.shape[0] > 3", "flag": True, "n": 5}, "0"),
     ("compiles-for-sizes", {"sizes": "[4, 5, 6, 7]"}, "2"),
     ("compiles-for-scalars", {"ks": "[2, 3, 4]"}, "2"),
+    ("zero-one-sizes", {"sizes": "[4, 5, 1]"}, "3"),
+    ("zero-one-sizes", {"sizes": "[2, 3, 0, 1]"}, "4"),
+    ("dynamic-setting-graphs", {"dyn": "True", "sizes": "[4, 5, 6]"}, "1"),
+    ("dynamic-setting-graphs", {"dyn": "False", "sizes": "[4, 5, 6]"}, "3"),
+    (
+        "module-mode-switches",
+        {
+            "model": "nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))",
+            "steps": "train, eval, train, eval",
+        },
+        "2",
+    ),
+    (
+        "module-mode-switches",
+        {"model": "nn.Sequential(nn.Linear(4, 4), nn.ReLU())", "steps": "train, eval, train, eval"},
+        "1",
+    ),
 ]
 
 
