@@ -28,7 +28,7 @@ async def test_guards_lab_compiles_switches_backend_and_reports_bad_code(sandbox
         assert "L['k'] == 2" in str(lab.query_one("#guards-set-text", Static).render())
         lab.action_next_backend()  # eager -> aot_eager, runs again
         await settle(app, pilot)
-        assert lab.backend == "aot_eager" and lab.data.backend == "aot_eager"
+        assert lab.values["backend"] == "aot_eager" and lab.data.backend == "aot_eager"
         await pilot.press("e")
         editor = lab.query_one("#guards-code", TextArea)
         assert editor.has_focus

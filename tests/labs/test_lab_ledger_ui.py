@@ -100,13 +100,13 @@ async def test_ledger_lab_bad_input_gets_a_message(sandbox):
             assert says in message and "Traceback" not in message
             if bad == "nn.Linear(4,":  # the learner's syntax error is called one
                 assert "ValueError" not in message
-            assert status.has_class("-error")
+            assert status.has_class("-shown")
         # a model too big for memory is counted on the meta device
         editor.text = "nn.Linear(100_000, 100_000)"
         await pilot.press("ctrl+r")
         await settle(app, pilot)
-        assert totals.ledger.total == 10_000_100_000 and not status.has_class("-error")
-        shape = lab.query_one("#ledger-shape", Input)
+        assert totals.ledger.total == 10_000_100_000 and not status.has_class("-shown")
+        shape = lab.query_one("#ledger-input-shape", Input)
         shape.value = "a, b"
         shape.focus()
         await pilot.press("enter")

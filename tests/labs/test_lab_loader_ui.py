@@ -7,18 +7,22 @@ import pytest
 from textual.widgets import Checkbox, Input, Select, Static
 
 from labs.harness import LabApp, recorded, settle
+from tutor.content.labs import get_lab
 from tutor.probes.data_loader import LoaderRun
 from tutor.ui.labs.loader.loader_timeline import LoaderTimeline
-from tutor.ui.labs.loader.screen import LoaderLab, parse_count
+from tutor.ui.labs.loader.screen import LoaderLab
 
 # one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 def test_counts_are_parsed_or_refused_plainly():
-    assert parse_count(" 12 ", "samples", 1, 100) == 12
-    assert "whole number" in parse_count("1.5", "batch", 1, 100)
-    assert "must be 1 to 100" in parse_count("0", "batch", 1, 100)
+    samples, batch = get_lab("loader").param("samples"), get_lab("loader").param("batch")
+    assert samples.parse_text(" 12 ") == 12
+    with pytest.raises(ValueError, match="batch must be a whole number, not '1.5'"):
+        batch.parse_text("1.5")
+    with pytest.raises(ValueError, match="batch must be between 1 and 100,000, not 0"):
+        batch.parse_text("0")
 
 
 async def test_loader_lab_end_to_end(sandbox):
@@ -31,7 +35,7 @@ async def test_loader_lab_end_to_end(sandbox):
         assert {e.worker for e in data.timeline} <= {0, 1}
         assert "the last holds 1" in str(lab.query_one("#loader-summary", Static).render())
 
-        lab.query_one("#loader-drop", Checkbox).value = True
+        lab.query_one("#loader-drop-last", Checkbox).value = True
         lab.query_one("#loader-workers", Select).value = 0
         await pilot.press("ctrl+r")
         await settle(app, pilot)
@@ -45,7 +49,9 @@ async def test_loader_lab_end_to_end(sandbox):
         await pilot.press("enter")
         await settle(app, pilot)
         error = lab.query_one("#loader-error", Static)
-        assert error.has_class("-shown") and "batch must be 1" in str(error.render())
+        assert error.has_class("-shown") and "batch must be between 1 and 100,000, not 0" in str(
+            error.render()
+        )
         assert lab.query_one(LoaderTimeline).data is data
 
 

@@ -35,6 +35,7 @@ def test_logits_json():
     assert data["grad_norm"] < data["correct"]["grad_norm"]
 
     result = runner.invoke(main, ["lab", "logits", "--logits", "1, 2", "--target", "4"])
-    assert result.exit_code == 1 and "target" in result.stderr
+    # refused by the row's check, before any sandbox starts: a usage error
+    assert result.exit_code == 2 and "the target must be a class between 0 and 1" in result.stderr
     result = runner.invoke(main, ["lab", "logits", "--logits", "a b"])
     assert result.exit_code == 2 and "not a list of numbers" in result.stderr

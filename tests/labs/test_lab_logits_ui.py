@@ -45,7 +45,7 @@ def test_logits_lab_looks(snap_compare, size, name):
 
     async def before(pilot) -> None:
         await pilot.pause()
-        app.lab.query_one("#logits-input", Input).cursor_blink = False
+        app.lab.query_one("#logits-logits", Input).cursor_blink = False
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
@@ -66,7 +66,7 @@ async def test_logits_lab_end_to_end(sandbox):
         await settle(app, pilot)
         r = bars.result
         assert r.logits == [2.0, 2.0, 0.1] and r.probs[0] == pytest.approx(r.probs[1])
-        assert lab.query_one("#logits-input", Input).value == "2, 2, 0.1"
+        assert lab.query_one("#logits-logits", Input).value == "2, 2, 0.1"
 
         await pilot.press("t")  # class 1 becomes the target
         await settle(app, pilot)
@@ -81,7 +81,7 @@ async def test_logits_lab_end_to_end(sandbox):
         assert lab.query_one(LogitsSummary).result is r
 
         await pilot.press("slash")
-        field = lab.query_one("#logits-input", Input)
+        field = lab.query_one("#logits-logits", Input)
         assert field.has_focus
         field.value = "5, -5"
         await pilot.press("enter")
@@ -102,10 +102,10 @@ async def test_logits_lab_bad_input_gets_a_message(sandbox):
         status = lab.query_one("#logits-status", Static)
         assert "not a list of numbers" in str(status.render())
         assert lab.query_one(LogitsBars).result is not None  # fell back to the default logits
-        field = lab.query_one("#logits-input", Input)
+        field = lab.query_one("#logits-logits", Input)
         for bad, says in [("7", "between 2 and"), ("1, 2, inf", "finite"), ("x", "not a list")]:
             field.focus()
             field.value = bad
             await pilot.press("enter")
             await settle(app, pilot)
-            assert says in str(status.render()) and status.has_class("-error")
+            assert says in str(status.render()) and status.has_class("-shown")

@@ -142,7 +142,7 @@ async def test_loop_lab_end_to_end(sandbox):
         assert diagnosis.finding is not None and diagnosis.finding.level == "ok"
 
         # flip the bug: the lines change, the numbers ring, the diagnosis names the cause
-        lab.query_one("#bug", Select).value = "no_zero_grad"
+        lab.query_one("#loop-bug", Select).value = "no_zero_grad"
         await settle(app, pilot)
         assert code.lines[0].startswith("# optimizer.zero_grad()")
         assert lab.playhead.done == 0
@@ -157,7 +157,7 @@ async def test_loop_lab_end_to_end(sandbox):
         assert [round(x, 3) for x in lab.trace.losses[:3]] == [17.875, 7.232, 0.198]
 
         # lr 1.5 explodes
-        lr = lab.query_one("#lr", Input)
+        lr = lab.query_one("#loop-lr", Input)
         lr.focus()
         lr.value = "1.5"
         await pilot.press("enter")
@@ -181,11 +181,11 @@ async def test_loop_lab_bad_input_gets_a_message(sandbox):
         assert diagnosis.has_class("-error")
         await pilot.press("n", "s", "r", "e")  # nothing to play: no crash
 
-        lab.query_one("#problem", Select).value = "classify"
+        lab.query_one("#loop-problem", Select).value = "classify"
         await settle(app, pilot)
         assert diagnosis.error == "" and lab.trace is not None and lab.trace.bug == "no_eval"
 
-        steps = lab.query_one("#steps", Input)
+        steps = lab.query_one("#loop-steps", Input)
         for bad, says in [("many", "whole number"), ("100000", "steps must be between")]:
             steps.focus()
             steps.value = bad

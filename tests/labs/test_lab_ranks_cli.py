@@ -32,7 +32,7 @@ def test_ranks_text_and_refusals():
     code, out, _ = run("ranks", "--world", "2", "--op", "broadcast", "--values", "5,7")
     assert code == 0 and "rank 1: [7.0] -> [5.0]" in out and "timeline" in out
     code, _, err = run("ranks", "--world", "2", "--values", "1,2,3")
-    assert code == 1 and "one value per rank" in err
+    assert code == 2 and "one value per rank" in err  # the row's check, before any rank starts
     code, out, err = run("ranks", "--world", "9")
     assert code == 2 and out == ""
     code, out, err = run("ranks", "--values", "1,x")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from labs.harness import kept
-from tutor.probes.ranks import RanksInputError, ranks
+from tutor.probes.data_ranks import RanksInputError
+from tutor.probes.ranks import ranks
 
 
 @pytest.mark.parametrize(

@@ -7,20 +7,27 @@ import pytest
 from textual.widgets import Input, Select, Static
 
 from labs.harness import LabApp, recorded, settle
+from tutor.content.labs import get_lab
 from tutor.probes.data_ranks import Ranks
 from tutor.ui.labs.ranks.ranks_table import RanksTable
 from tutor.ui.labs.ranks.ranks_timeline import RanksTimeline
-from tutor.ui.labs.ranks.screen import RanksLab, parse_values
+from tutor.ui.labs.ranks.screen import RanksLab
 
 # one sandbox for the whole module (tests/labs/conftest.py), so one event loop too
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 def test_values_are_parsed_or_refused_plainly():
-    assert parse_values("", 3) == [1.0, 2.0, 3.0]
-    assert parse_values("1, 2.5", 2) == [1.0, 2.5]
-    assert "one value per rank" in parse_values("1,2", 3)
-    assert "numbers separated by commas" in parse_values("1,a", 2)
+    lab = get_lab("ranks")
+    values = lab.param("values")
+    assert values.parse_text("") is None  # rank r starts from r + 1
+    assert values.parse_text("1, 2.5") == [1.0, 2.5]
+    with pytest.raises(ValueError, match="one value per rank: 3 values, not 2"):
+        lab.call_for({"world": 3, "values": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="the skip rank must be 0 to 1, not 3"):
+        lab.call_for({"world": 2, "skip": 3})
+    with pytest.raises(ValueError, match="numbers separated by commas"):
+        values.parse_text("1,a")
 
 
 async def test_ranks_lab_end_to_end(sandbox):
@@ -34,16 +41,16 @@ async def test_ranks_lab_end_to_end(sandbox):
         assert "every rank now holds the sum" in str(lab.query_one("#ranks-why", Static).render())
 
         lab.query_one("#ranks-op", Select).value = "all_gather"
-        lab.query_one("#ranks-slow", Select).value = "2"
+        lab.query_one("#ranks-slow", Select).value = 2
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         data = lab.query_one(RanksTable).data
         assert data.op == "all_gather" and data.after == [[1.0, 2.0, 3.0]] * 3
         assert data.slow_rank == 2 and data.last_to_arrive == 2
 
-        lab.query_one("#ranks-slow", Select).value = "none"
+        lab.query_one("#ranks-slow", Select).value = None
         lab.query_one("#ranks-op", Select).value = "all_reduce"
-        lab.query_one("#ranks-skip", Select).value = "0"
+        lab.query_one("#ranks-skip", Select).value = 0
         await pilot.press("ctrl+r")
         await settle(app, pilot)
         data = lab.query_one(RanksTable).data

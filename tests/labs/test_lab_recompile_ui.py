@@ -44,7 +44,7 @@ async def test_bad_input_is_refused_in_place():
         await pilot.pause()
         assert "'y' is not a batch size" in error_text(app)
         await replace_text(pilot, app.lab.query_one("#recompile-sizes", Input), "3,9")
-        await replace_text(pilot, app.lab.query_one("#recompile-pad", Input), "4")
+        await replace_text(pilot, app.lab.query_one("#recompile-pad-to", Input), "4")
         await pilot.press("enter")
         await pilot.pause()
         assert "smaller than the largest batch (9)" in error_text(app)
@@ -78,7 +78,8 @@ def test_recompile_lab_snapshot(snap_compare, size):
         await pilot.pause()
         for field in app.lab.query(Input):
             field.cursor_blink = False
-        app.lab.show(plain, padded)
+        app.lab.show(plain)
+        app.lab.show(padded)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)

@@ -41,8 +41,9 @@ def test_the_lab_has_its_folder_screen_and_styles(lab: Lab):
     assert lab.screen.startswith(f"tutor.ui.labs.{lab.name}.screen:")
     screen = resolve(lab.screen)
     assert issubclass(screen, LabScreen), f"{lab.screen} must derive from LabScreen"
-    assert screen.CSS_PATH, f"{lab.screen} has no CSS_PATH"
-    assert (folder / str(screen.CSS_PATH)).is_file(), f"{screen.CSS_PATH} is not in {folder}"
+    assert lab.name == screen.LAB, f"{lab.screen} names the row {screen.LAB!r}"
+    if screen.CSS_PATH:  # a lab with nothing of its own to style has no sheet
+        assert (folder / str(screen.CSS_PATH)).is_file(), f"{screen.CSS_PATH} is not in {folder}"
 
 
 @pytest.mark.parametrize("lab", LABS, ids=ids)
@@ -66,7 +67,7 @@ def test_the_data_model_is_a_torch_free_pydantic_model(lab: Lab):
 
 @pytest.mark.parametrize("lab", LABS, ids=ids)
 def test_the_command_is_reachable_as_tutor_lab_name(lab: Lab):
-    assert lab.command == f"tutor.commands.labs.{lab.name}:{lab.name}"
+    assert lab.command.endswith(f":{lab.name}")
     assert isinstance(resolve(lab.command), click.Command)
     result = CliRunner().invoke(main, ["lab", lab.name, "--help"])
     assert result.exit_code == 0, result.output
@@ -91,18 +92,24 @@ def test_every_lab_a_chapter_lists_is_in_the_table():
 
 @pytest.mark.parametrize("lab", LABS, ids=ids)
 def test_the_lab_has_its_tests(lab: Lab):
-    ui = TESTS / f"test_lab_{lab.name}_ui.py"
-    assert ui.is_file(), f"{ui} is missing"
-    text = ui.read_text(encoding="utf-8")
-    assert "snap_compare" in text, f"{ui.name} has no snapshot test"
-    assert "run_test" in text, f"{ui.name} has no Pilot test"
-    if "(sandbox" in text:  # the module-scoped sandbox lives in the module's event loop
-        assert 'pytestmark = pytest.mark.asyncio(loop_scope="module")' in text, ui.name
-    shots = TESTS / "__snapshots__" / ui.stem
-    assert any(shots.glob("*.svg")), f"no snapshot recorded in {shots}"
-    for kind in ("cli", "probe"):
-        path = TESTS / f"test_lab_{lab.name}_{kind}.py"
-        assert path.is_file(), f"{path} is missing"
+    """A Pilot test and a snapshot of the screen, `tutor lab NAME` run, and the probe run: in
+    one file or in several (``test_lab_NAME_ui.py``, ``_cli.py``, ``_probe.py``)."""
+    files = sorted(TESTS.glob(f"test_lab_{lab.name}.py")) + sorted(
+        TESTS.glob(f"test_lab_{lab.name}_*.py")
+    )
+    assert files, f"no tests/labs/test_lab_{lab.name}*.py"
+    text = "\n".join(f.read_text(encoding="utf-8") for f in files)
+    assert "snap_compare" in text, f"the {lab.name} lab has no snapshot test"
+    assert "run_test" in text, f"the {lab.name} lab has no Pilot test"
+    assert '"lab"' in text and "invoke(main" in text, f"no test runs `tutor lab {lab.name}`"
+    module = lab.probe.split(":")[0]
+    assert module in text or lab.probe in text, f"no test runs the probe {lab.probe}"
+    for f in files:
+        ui = f.read_text(encoding="utf-8")
+        if "run_test" in ui and "(sandbox" in ui:  # the module's sandbox lives in its loop
+            assert 'pytestmark = pytest.mark.asyncio(loop_scope="module")' in ui, f.name
+    shots = [TESTS / "__snapshots__" / f.stem for f in files]
+    assert any(any(d.glob("*.svg")) for d in shots), f"no snapshot recorded for {lab.name}"
 
 
 def test_lab_only_widgets_live_in_their_lab_folder():

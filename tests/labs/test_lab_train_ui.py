@@ -46,6 +46,7 @@ async def test_train_lab_end_to_end(sandbox):
 
         editor = lab.query_one("#train-config", TextArea)
         editor.text = "model = nn.Linear(64, 3)\n"
+        await pilot.pause()  # the edit lands (an edit takes the last error away)
         await pilot.press("ctrl+e")
         await settle(app, pilot)
         error = lab.query_one("#train-error", Static)

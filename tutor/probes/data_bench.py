@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from tutor.probes import lab_defaults as defaults
+
 #: the snippet the lab starts with (a small matrix multiply)
-DEFAULT_CODE = (
-    "a = torch.randn(256, 256)\nb = torch.randn(256, 256)\n\ndef fn():\n    return a @ b\n"
-)
+DEFAULT_CODE = defaults.BENCH_CODE
 #: how many threads the honest timer may be asked to pin
-MAX_THREADS = 8
+MAX_THREADS = defaults.BENCH_MAX_THREADS
 #: rows of the profiler table
 TOP_OPS = 8
 

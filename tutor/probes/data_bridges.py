@@ -11,12 +11,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from tutor.probes import lab_defaults as defaults
+
 #: the model the lab starts with: CODE defines ``model``, ``args`` and optionally ``forward``
-DEFAULT_CODE = """\
-torch.manual_seed(0)
-model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
-args = (torch.arange(6, dtype=torch.float32).reshape(2, 3),)
-"""
+DEFAULT_CODE = defaults.BRIDGES_CODE
 
 #: the model that shows why outputs are compared first: a full reduction
 SUM_CODE = """\

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from tutor.probes import lab_defaults as defaults
+
 #: the backends the lab offers (inductor needs a C++ compiler and the ``compile`` limits)
-BACKENDS = ("eager", "aot_eager", "inductor")
+BACKENDS = defaults.GUARDS_BACKENDS
 
 
 def limits_for(backend: str = "eager", **_: object) -> dict[str, str]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from tutor.probes import lab_defaults as defaults
+
 #: the most samples the lab will load
-MAX_SAMPLES = 100_000
+MAX_SAMPLES = defaults.LOADER_MAX_SAMPLES
 #: the most worker processes the lab will start
-MAX_WORKERS = 4
+MAX_WORKERS = defaults.LOADER_MAX_WORKERS
 #: the most batches the timeline keeps (the first ones); the counts cover every batch
 MAX_TIMELINE = 400
 

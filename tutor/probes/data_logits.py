@@ -69,6 +69,16 @@ def parse_logits(text: str) -> list[float]:
     return values
 
 
+def check(logits: list[float], target_class: int = 0, **_: object) -> None:
+    """Raise ValueError unless the logits are sane and the target is one of their classes
+    (the probe's own rule, checked before a run by the lab's screen and command)."""
+    check_logits(logits)
+    if not 0 <= target_class < len(logits):
+        raise ValueError(
+            f"the target must be a class between 0 and {len(logits) - 1}, not {target_class}"
+        )
+
+
 def check_logits(values: list[float]) -> None:
     """Raise ValueError unless ``values`` are 2..12 finite logits of a sane size."""
     if not 2 <= len(values) <= MAX_CLASSES:

@@ -12,16 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-PROBLEMS: tuple[str, ...] = ("line", "classify")
-BUGS: tuple[str, ...] = (
-    "none",
-    "no_zero_grad",
-    "softmax_into_ce",
-    "step_before_backward",
-    "lr_too_high",
-    "no_eval",
-    "wrong_loss",
-)
+from tutor.probes import lab_defaults as defaults
+
+PROBLEMS: tuple[str, ...] = defaults.LOOP_PROBLEMS
+BUGS: tuple[str, ...] = defaults.LOOP_BUGS
 #: bugs that only make sense for a classifier (softmax, dropout, class indices)
 CLASSIFY_ONLY: frozenset[str] = frozenset({"softmax_into_ce", "no_eval", "wrong_loss"})
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from tutor.probes import lab_defaults as defaults
+
 
 class RaceOp(BaseModel):
     """One race: shared setup, a per-sample Python loop, and the same work as one batched op."""
@@ -39,7 +41,7 @@ OPS: dict[str, RaceOp] = {
 }
 
 #: the largest batch the lab accepts
-MAX_N = 20_000
+MAX_N = defaults.RACE_MAX_N
 
 
 class Side(BaseModel):

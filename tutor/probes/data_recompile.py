@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from tutor.probes import lab_defaults as defaults
+
 #: batch sizes a data pipeline without drop_last or bucketing might produce
-DEFAULT_SIZES = [32, 32, 17, 32, 9, 32, 17, 25]
+DEFAULT_SIZES = [int(n) for n in defaults.RECOMPILE_SIZES.split(",")]
 #: the largest batch the lab accepts
-MAX_BATCH = 512
+MAX_BATCH = defaults.RECOMPILE_MAX_BATCH
 #: the most steps one run of the lab takes
-MAX_STEPS = 64
+MAX_STEPS = defaults.RECOMPILE_MAX_STEPS
 
 
 def parse_sizes(text: str) -> list[int]:

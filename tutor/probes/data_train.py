@@ -4,22 +4,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from tutor.probes import lab_defaults as defaults
+
 #: the run's configuration as the learner edits it: code that defines ``model`` and may set
 #: ``lr``, ``batch_size``, ``momentum`` and ``gamma`` (the learning rate's decay per epoch)
-DEFAULT_CONFIG = """\
-model = nn.Sequential(
-    nn.Linear(64, 64),
-    nn.ReLU(),
-    nn.Linear(64, 10),
-)
-lr = 0.05
-batch_size = 32
-momentum = 0.9
-gamma = 0.7
-"""
+DEFAULT_CONFIG = defaults.TRAIN_CONFIG
 
 #: the backends a run can use
-BACKENDS = ("eager", "compile", "xla")
+BACKENDS = defaults.TRAIN_BACKENDS
+#: the most epochs one run may train
+MAX_EPOCHS = defaults.TRAIN_MAX_EPOCHS
 
 
 def limits_for(epochs: int = 3, backend: str = "eager", **_: object) -> dict[str, object]:

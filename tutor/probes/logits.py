@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from tutor.probes.data_logits import LogitsResult, Mode, Sweep, check_logits
+from tutor.probes.data_logits import LogitsResult, Mode, Sweep, check
 
 PUSH = 50.0
 SWEEP = 8.0
@@ -53,11 +53,7 @@ def logits(logits: list[float], target_class: int = 0, softmax_first: bool = Fal
     """
     target = target_class
     values = [float(v) for v in logits]
-    check_logits(values)
-    if not 0 <= target < len(values):
-        raise ValueError(
-            f"the target must be a class between 0 and {len(values) - 1}, not {target}"
-        )
+    check(values, target)
     z = torch.tensor([values])
     correct = _evaluate(z, target, softmax_first=False)
     probs = z.softmax(dim=1)[0]

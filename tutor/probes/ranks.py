@@ -18,22 +18,13 @@ import torch
 import torch.distributed as dist
 
 from tutor.probes.data_ranks import (
-    MAX_DELAY_MS,
-    MAX_TIMEOUT_S,
-    MAX_WORLD,
-    MIN_TIMEOUT_S,
-    MIN_WORLD,
-    OPS,
     RankEvent,
     Ranks,
+    check,
 )
 
 #: seconds the parent waits for the ranks beyond their own timeout and delay
 GRACE_S = 20.0
-
-
-class RanksInputError(ValueError):
-    """Options the lab cannot run with; the message says why."""
 
 
 def starting_tensor(op: str, rank: int, world: int, value: float) -> torch.Tensor:
@@ -194,31 +185,6 @@ def ranks(
         wait_all(pids, options["t0"] + timeout_s + delay_ms / 1e3 + GRACE_S)
         results = [read_rank(folder, r) for r in range(world)]
     return assemble(options, results)
-
-
-def check(
-    world: int,
-    op: str,
-    values: list[float],
-    slow_rank: int | None,
-    delay_ms: float,
-    skip_rank: int | None,
-    timeout_s: float,
-) -> None:
-    """Refuse options the lab cannot run, in plain words."""
-    if op not in OPS:
-        raise RanksInputError(f"unknown collective {op!r}; choose one of {', '.join(OPS)}")
-    if not MIN_WORLD <= world <= MAX_WORLD:
-        raise RanksInputError(f"world must be {MIN_WORLD} to {MAX_WORLD} ranks, not {world}")
-    if len(values) != world:
-        raise RanksInputError(f"give one value per rank: {world} values, not {len(values)}")
-    for name, rank in (("slow", slow_rank), ("skip", skip_rank)):
-        if rank is not None and not 0 <= rank < world:
-            raise RanksInputError(f"the {name} rank must be 0 to {world - 1}, not {rank}")
-    if not 0 <= delay_ms <= MAX_DELAY_MS:
-        raise RanksInputError(f"the delay must be 0 to {MAX_DELAY_MS} ms, not {delay_ms:g}")
-    if not MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S:
-        raise RanksInputError(f"the timeout must be {MIN_TIMEOUT_S} to {MAX_TIMEOUT_S} s")
 
 
 def assemble(options: dict[str, Any], results: list[dict[str, Any]]) -> Ranks:

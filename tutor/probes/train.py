@@ -20,6 +20,7 @@ from torch.utils.data import DataLoader
 from tutor.probes.data_train import (
     BACKENDS,
     DEFAULT_CONFIG,
+    MAX_EPOCHS,
     CheckpointInfo,
     DatasetInfo,
     Epoch,
@@ -29,9 +30,6 @@ from tutor.probes.digits import DigitsDataset
 
 #: what a config may set besides ``model``, with the values used when it does not
 DEFAULTS = {"lr": 0.05, "batch_size": 32, "momentum": 0.9, "gamma": 0.7}
-
-#: the most epochs one call trains
-MAX_EPOCHS = 50
 
 
 def build(config: str) -> tuple[nn.Module, dict]:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_bench import Bench
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_bench import MAX_THREADS, Bench
+#: what `tutor lab bench --help` says it does
+HELP = (
+    "Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it. Code "
+    "that calls torch.compile runs under the sandbox's `compile` limits profile."
+)
 
 
 def render(data: Bench) -> str:
@@ -25,19 +29,4 @@ def render(data: Bench) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("code")
-@click.option(
-    "--threads",
-    type=click.IntRange(1, MAX_THREADS),
-    default=1,
-    show_default=True,
-    help="Threads the honest timer pins torch to.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def bench(code: str, threads: int, as_json: bool) -> None:
-    """Time CODE's `fn` (a zero-argument callable) naively and honestly, and profile it.
-
-    Code that calls torch.compile runs under the sandbox's `compile` limits profile."""
-    data = probe_data(Bench, "bench", code=code, threads=threads)
-    echo_lab(data, as_json, render)
+bench = lab_command("bench", HELP, render)

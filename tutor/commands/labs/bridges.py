@@ -7,10 +7,11 @@ config).
 
 from __future__ import annotations
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_bridges import Bridges
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_bridges import DEFAULT_CODE, Bridges
+#: what `tutor lab bridges --help` says it does
+HELP = "Run CODE's `model` on `args` through eager torch, torch_xla and torchax; compare outputs."
 
 
 def first_lines(text: str, n: int = 12) -> str:
@@ -39,9 +40,4 @@ def render(data: Bridges) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("code", required=False, default=DEFAULT_CODE)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def bridges(code: str, as_json: bool) -> None:
-    """Run CODE's `model` on `args` through eager torch, torch_xla and torchax; compare outputs."""
-    echo_lab(probe_data(Bridges, "bridges", code=code), as_json, render)
+bridges = lab_command("bridges", HELP, render)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.commands.labs.common import lab_command
 from tutor.probes.data_checkpoint import Checkpoint, Failure
+
+#: what `tutor lab checkpoint --help` says it does
+HELP = "Show a device mismatch, a state_dict round trip, and why pickling a model breaks."
 
 
 def said(f: Failure | None) -> str:
@@ -41,9 +42,4 @@ def render(data: Checkpoint) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def checkpoint(as_json: bool) -> None:
-    """Show a device mismatch, a state_dict round trip, and why pickling a model breaks."""
-    data = probe_data(Checkpoint, "checkpoint")
-    echo_lab(data, as_json, render)
+checkpoint = lab_command("checkpoint", HELP, render)

@@ -1,19 +1,28 @@
-"""What every `tutor lab NAME` command does the same way: run the lab's probe in a fresh sandbox
-on the runtime its row names, under the row's limits, validate its data, and print it as one JSON
-object or as text."""
+"""What every `tutor lab NAME` command does the same way: its options come from the lab's row
+(``options.click_param``), its run is the row's ``call_for`` of them, made in a fresh sandbox on
+the runtime the row names under the row's limits, and it prints the data as one JSON object or
+as text."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import click
 from pydantic import BaseModel
 
-from tutor.content.labs import ProbeCall, get_lab
+from tutor.commands.labs.options import click_param
+from tutor.content.labs import Lab, ProbeCall, Value, get_lab, resolve
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def json_option() -> click.Option:
+    """``--json``: print the data as one JSON object."""
+    return click.Option(
+        ["--json", "as_json"], is_flag=True, help="Print the data as one JSON object."
+    )
 
 
 def run_call(call: ProbeCall, model: type[M]) -> M:
@@ -31,9 +40,14 @@ def run_call(call: ProbeCall, model: type[M]) -> M:
     return call.data(result.value, model)
 
 
-def probe_data(model: type[M], name: str, **kwargs: Any) -> M:
-    """Run the probe of the lab ``name`` with ``kwargs`` (``run_call`` of its row's call)."""
-    return run_call(get_lab(name).call(**kwargs), model)
+def run_lab(lab: Lab, values: Mapping[str, Value], **extra: Any) -> Any:
+    """The lab's data for its parameters' ``values`` (and ``extra`` probe arguments);
+    arguments the row's ``check`` refuses are a usage error (before any sandbox starts)."""
+    try:
+        call = lab.call_for(values, **extra)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    return run_call(call, resolve(lab.data))
 
 
 def echo_lab(
@@ -48,3 +62,20 @@ def echo_lab(
         click.echo(json.dumps(face(data) if face else data.model_dump(mode="json")))
     else:
         click.echo(render(data))
+
+
+def lab_command(
+    name: str,
+    help: str,
+    render: Callable[[Any], str],
+    face: Callable[[Any], dict[str, Any]] | None = None,
+) -> click.Command:
+    """``tutor lab NAME``: an option (or argument) per parameter of the lab's row, and
+    ``--json``; it runs the probe on them and prints ``face(data)`` or ``render(data)``."""
+    lab = get_lab(name)
+
+    def run(as_json: bool, **values: Value) -> None:
+        echo_lab(run_lab(lab, values), as_json, render, face)
+
+    params = [click_param(p) for p in lab.params]
+    return click.Command(name, callback=run, params=[*params, json_option()], help=help)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.commands.labs.common import lab_command
 from tutor.probes.data_graph import GraphView
+
+#: what `tutor lab graph --help` says it does
+HELP = "Export the `model` CODE defines on its `args` and show the ATen graph."
 
 
 def render(data: GraphView) -> str:
@@ -30,10 +31,4 @@ def render(data: GraphView) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("code")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def graph(code: str, as_json: bool) -> None:
-    """Export the `model` CODE defines on its `args` and show the ATen graph."""
-    data = probe_data(GraphView, "graph", code=code)
-    echo_lab(data, as_json, render)
+graph = lab_command("graph", HELP, render)

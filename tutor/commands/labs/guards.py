@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_guards import BACKENDS, GuardReport
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_guards import GuardReport
 
 #: the JSON contract's keys (the model carries two more the lab shows)
 CONTRACT = ("graphs", "graph_breaks", "guards", "recompiles", "ops")
+
+#: what `tutor lab guards --help` says it does
+HELP = "Compile the `f` CODE defines and call it on each of CODE's `calls`, in order."
 
 
 def contract(data: GuardReport) -> dict:
@@ -34,11 +35,4 @@ def render(data: GuardReport) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("code")
-@click.option("--backend", type=click.Choice(BACKENDS), default="eager", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def guards(code: str, backend: str, as_json: bool) -> None:
-    """Compile the `f` CODE defines and call it on each of CODE's `calls`, in order."""
-    data = probe_data(GuardReport, "guards", code=code, backend=backend)
-    echo_lab(data, as_json, render, contract)
+guards = lab_command("guards", HELP, render, contract)

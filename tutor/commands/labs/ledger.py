@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_ledger import DTYPES, Ledger, human_bytes, kib
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_ledger import DTYPES, Ledger, human_bytes, kib, parse_shape
+#: what `tutor lab ledger --help` says it does
+HELP = "Count the parameters, buffers, bytes and activations of a module (nn, torch in scope)."
 
 
 def summary(data: Ledger) -> dict[str, Any]:
@@ -67,20 +68,4 @@ def render(data: Ledger) -> str:
     return "\n".join(out)
 
 
-@click.command()
-@click.argument("module_expr")
-@click.option(
-    "--batch", type=int, default=64, show_default=True, help="Batch size of the forward pass."
-)
-@click.option("--input-shape", default=None, help="One sample's shape, e.g. 784 or 3,32,32.")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def ledger(module_expr: str, batch: int, input_shape: str | None, as_json: bool) -> None:
-    """Count the parameters, buffers, bytes and activations of a module (nn, torch in scope)."""
-    kwargs: dict[str, Any] = {"code": module_expr, "batch": batch}
-    if input_shape:
-        try:
-            kwargs["input_shape"] = parse_shape(input_shape)
-        except ValueError as err:
-            raise click.BadParameter(str(err), param_hint="--input-shape") from None
-    data = probe_data(Ledger, "ledger", **kwargs)
-    echo_lab(data, as_json, render, summary)
+ledger = lab_command("ledger", HELP, render, summary)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_loader import MAX_SAMPLES, MAX_WORKERS, LoaderRun
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_loader import LoaderRun
 
 #: the keys of the JSON contract, in order
 KEYS = ("samples", "batch", "drop_last", "batches", "full", "last", "steps_per_epoch", "timeline")
+
+#: what `tutor lab loader --help` says it does
+HELP = "Iterate a real DataLoader over N samples and show its batches and who made them."
 
 
 def face(data: LoaderRun) -> dict[str, Any]:
@@ -39,20 +40,4 @@ def render(data: LoaderRun) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=10, show_default=True)
-@click.option("--batch", type=click.IntRange(1, MAX_SAMPLES), default=3, show_default=True)
-@click.option("--drop-last", is_flag=True, help="Drop a last batch smaller than --batch.")
-@click.option("--workers", type=click.IntRange(0, MAX_WORKERS), default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def loader(samples: int, batch: int, drop_last: bool, workers: int, as_json: bool) -> None:
-    """Iterate a real DataLoader over N samples and show its batches and who made them."""
-    data = probe_data(
-        LoaderRun,
-        "loader",
-        samples=samples,
-        batch=batch,
-        drop_last=drop_last,
-        workers=workers,
-    )
-    echo_lab(data, as_json, render, face)
+loader = lab_command("loader", HELP, render, face)

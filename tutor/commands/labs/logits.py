@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_logits import LogitsResult
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_logits import LogitsResult, parse_logits
+#: what `tutor lab logits --help` says it does
+HELP = "Softmax, cross-entropy and its gradient for some logits, by autograd."
 
 
 def summary(data: LogitsResult) -> dict[str, Any]:
@@ -54,24 +55,4 @@ def render(data: LogitsResult) -> str:
     )
 
 
-@click.command()
-@click.option("--logits", "logits_text", default="2, 1, 0.1", show_default=True, help="The logits.")
-@click.option("--target", type=int, default=0, show_default=True, help="The target class.")
-@click.option(
-    "--softmax-first", is_flag=True, help="Apply softmax before CrossEntropyLoss (the bug)."
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def logits(logits_text: str, target: int, softmax_first: bool, as_json: bool) -> None:
-    """Softmax, cross-entropy and its gradient for some logits, by autograd."""
-    try:
-        values = parse_logits(logits_text)
-    except ValueError as err:
-        raise click.BadParameter(str(err), param_hint="--logits") from None
-    data = probe_data(
-        LogitsResult,
-        "logits",
-        logits=values,
-        target_class=target,
-        softmax_first=softmax_first,
-    )
-    echo_lab(data, as_json, render, summary)
+logits = lab_command("logits", HELP, render, summary)

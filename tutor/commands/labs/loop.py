@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_loop_trace import LoopTrace
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace
+#: what `tutor lab loop --help` says it does
+HELP = "Run the five-line training loop with a bug switched on, and diagnose it."
 
 
 def summary(trace: LoopTrace) -> dict[str, Any]:
@@ -68,18 +69,4 @@ def _num(value: float | None) -> str:
     return "nan/inf" if value is None else f"{value:.6g}"
 
 
-@click.command()
-@click.option("--problem", type=click.Choice(PROBLEMS), default="line", show_default=True)
-@click.option("--bug", type=click.Choice(BUGS), default="none", show_default=True)
-@click.option("--lr", type=float, default=None, help="Learning rate (default: the problem's).")
-@click.option("--steps", type=int, default=None, help="Number of steps (default 200).")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def loop(problem: str, bug: str, lr: float | None, steps: int | None, as_json: bool) -> None:
-    """Run the five-line training loop with a bug switched on, and diagnose it."""
-    kwargs: dict[str, Any] = {"problem": problem, "bug": bug}
-    if lr is not None:
-        kwargs["lr"] = lr
-    if steps is not None:
-        kwargs["steps"] = steps
-    trace = probe_data(LoopTrace, "loop", **kwargs)
-    echo_lab(trace, as_json, render, summary)
+loop = lab_command("loop", HELP, render, summary)

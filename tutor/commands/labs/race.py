@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import click
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_race import Race
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_race import MAX_N, OPS, Race
+#: what `tutor lab race --help` says it does
+HELP = "Time a per-sample Python loop against one batched op on the same data."
 
 
 def render(data: Race) -> str:
@@ -30,14 +31,4 @@ def render(data: Race) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option(
-    "--n", "n", type=click.IntRange(1, MAX_N), default=256, show_default=True, help="Batch size."
-)
-@click.option("--op", type=click.Choice(sorted(OPS)), default="linear", show_default=True)
-@click.option("--dim", type=click.IntRange(1, 1024), default=64, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def race(n: int, op: str, dim: int, as_json: bool) -> None:
-    """Time a per-sample Python loop against one batched op on the same data."""
-    data = probe_data(Race, "race", op=op, n=n, dim=dim)
-    echo_lab(data, as_json, render)
+race = lab_command("race", HELP, render)

@@ -8,13 +8,14 @@ One step per batch size on the XLA device, torch_xla's compile counters read aft
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_recompile import DEFAULT_SIZES, Recompile, check_sizes, parse_sizes
+from tutor.commands.labs.common import lab_command
+from tutor.probes.data_recompile import Recompile
 
 #: the mark drawn once per graph compiled so far
 BAR = "█"
+
+#: what `tutor lab recompile --help` says it does
+HELP = "Run one step per batch size on the XLA device and count the graphs XLA compiles."
 
 
 def render(data: Recompile) -> str:
@@ -36,21 +37,4 @@ def render(data: Recompile) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option(
-    "--sizes",
-    default=",".join(map(str, DEFAULT_SIZES)),
-    show_default=True,
-    help="The batch sizes the loop sees, in order, separated by commas.",
-)
-@click.option("--pad-to", type=int, default=None, help="Pad every batch to this many rows.")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def recompile(sizes: str, pad_to: int | None, as_json: bool) -> None:
-    """Run one step per batch size on the XLA device and count the graphs XLA compiles."""
-    try:
-        batch_sizes = parse_sizes(sizes)
-        check_sizes(batch_sizes, pad_to)
-    except ValueError as err:
-        raise click.UsageError(str(err)) from None
-    data = probe_data(Recompile, "recompile", sizes=batch_sizes, pad_to=pad_to)
-    echo_lab(data, as_json, render)
+recompile = lab_command("recompile", HELP, render)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.commands.labs.common import lab_command
 from tutor.probes.data_stride_map import StrideMap, index_names
+
+#: what `tutor lab stride --help` says it does
+HELP = "Map every element of the tensor EXPR to its place in storage."
 
 
 def render(data: StrideMap) -> str:
@@ -47,18 +48,4 @@ def render(data: StrideMap) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("expr")
-@click.option("--view", "view_shape", default="-1", show_default=True, help="Try t.view(SHAPE).")
-@click.option("--setup", default="", help="Code to run first (names it binds are in scope).")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def stride(expr: str, view_shape: str, setup: str, as_json: bool) -> None:
-    """Map every element of the tensor EXPR to its place in storage."""
-    data = probe_data(
-        StrideMap,
-        "stride",
-        expr=expr,
-        setup=setup,
-        view=view_shape,
-    )
-    echo_lab(data, as_json, render)
+stride = lab_command("stride", HELP, render)

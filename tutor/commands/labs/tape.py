@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import click
-
-from tutor.commands.labs.common import echo_lab, probe_data
+from tutor.commands.labs.common import lab_command
 from tutor.probes.data_tape import Tape, fmt
+
+#: what `tutor lab tape --help` says it does
+HELP = "Step the backward pass of CODE (forward code ending in a scalar assigned to a name)."
 
 
 def contract(data: Tape) -> dict:
@@ -44,10 +45,4 @@ def render(data: Tape) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.argument("code")
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def tape(code: str, as_json: bool) -> None:
-    """Step the backward pass of CODE (forward code ending in a scalar assigned to a name)."""
-    data = probe_data(Tape, "tape", code=code)
-    echo_lab(data, as_json, render, contract)
+tape = lab_command("tape", HELP, render, contract)

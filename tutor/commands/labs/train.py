@@ -12,8 +12,10 @@ from pathlib import Path
 
 import click
 
-from tutor.commands.labs.common import echo_lab, probe_data
-from tutor.probes.data_train import BACKENDS, TrainRun
+from tutor.commands.labs.common import echo_lab, json_option, run_lab
+from tutor.commands.labs.options import click_param
+from tutor.content.labs import Value, get_lab
+from tutor.probes.data_train import TrainRun
 from tutor.settings import home_dir
 
 
@@ -43,22 +45,13 @@ def render(data: TrainRun) -> str:
     return "\n".join(lines)
 
 
-@click.command()
-@click.option("--epochs", type=click.IntRange(1, 50), default=3, show_default=True)
-@click.option("--backend", type=click.Choice(BACKENDS), default="eager", show_default=True)
-@click.option("--resume", is_flag=True, help="Continue from the last run's checkpoint.")
-@click.option(
-    "--config",
-    "config_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Python that defines `model` (and optionally lr, batch_size, momentum, gamma).",
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the data as one JSON object.")
-def train(
-    epochs: int, backend: str, resume: bool, config_file: Path | None, seed: int, as_json: bool
+LAB = get_lab("train")
+
+
+def run(
+    epochs: int, backend: str, seed: int, resume: bool, config_file: Path | None, as_json: bool
 ) -> None:
-    """Train a classifier on the 1,797 shipped 8x8 digits; checkpoint, and resume on request."""
+    """Train; with ``resume`` from the kept checkpoint (and its own config)."""
     path = checkpoint_path()
     state = None
     if resume:
@@ -69,17 +62,36 @@ def train(
                 f"no checkpoint to resume from at {path}; run without --resume first"
             )
         state = base64.b64encode(path.read_bytes()).decode("ascii")
-    config = config_file.read_text() if config_file is not None else None
-    data = probe_data(
-        TrainRun,
-        "train",
-        config=config,
-        epochs=epochs,
-        backend=backend,
-        state=state,
-        seed=seed,
-    )
+    if config_file is not None:
+        config: str | None = config_file.read_text()
+    else:  # a resumed run keeps its own config; a fresh one starts from the lab's
+        config = None if resume else str(LAB.param("config").default)
+    values: dict[str, Value] = {
+        "epochs": epochs,
+        "backend": backend,
+        "config": config,
+        "seed": seed,
+    }
+    data: TrainRun = run_lab(LAB, values, state=state)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(data.state))
     data.checkpoint.path = str(path)
     echo_lab(data, as_json, render, face=TrainRun.contract)
+
+
+#: the row's options, but the config is a file here (and ``--resume`` continues the last run)
+train = click.Command(
+    "train",
+    callback=run,
+    params=[
+        *(click_param(p) for p in LAB.params if p.key != "config"),
+        click.Option(["--resume"], is_flag=True, help="Continue from the last run's checkpoint."),
+        click.Option(
+            ["--config", "config_file"],
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            help=LAB.param("config").help,
+        ),
+        json_option(),
+    ],
+    help="Train a classifier on the 1,797 shipped 8x8 digits; checkpoint, and resume on request.",
+)

@@ -1,122 +1,109 @@
-"""What every lab screen does the same way: run its probe as its row says (``Lab.call``: limits
-and runtime) in the app's sandbox of that runtime, started on demand with its progress shown,
-turn a failed run into one plain line, and say what went wrong in place of a traceback."""
+"""The skeleton every lab screen shares, drawn from the lab's row: the title, a control per
+parameter (``controls.make_control``), a status line and an error line, the lab's own body, the
+footer and the keys; and the run: read the controls, make the row's call in the sandbox of its
+runtime (``probe_call``), draw the data or say in one plain line what went wrong.
+
+A lab writes only what is its own: ``compose_body`` (its widgets), ``show(data)`` (drawing the
+probe's data), and where it needs them ``busy`` (what the status says while the probe runs),
+``fetch`` (a run that is more than one call) and its own keys."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, cast
+import sys
+from collections.abc import Iterable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Button, Header, Input, Label, Static, TextArea
 
-from tutor.content.labs import Lab, ProbeCall, get_lab
+from tutor.content.labs import Lab, Param, ProbeCall, Value, get_lab, resolve
 from tutor.safe_text import strip_controls
+from tutor.ui.labs.controls import make_control, read_control
+from tutor.ui.labs.probe_call import (
+    RunFailed,
+    RuntimeMissing,
+    SandboxFailed,
+    call_probe,
+    lab_host,
+)
+from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
-if TYPE_CHECKING:
-    from textual.dom import DOMNode
-
-    from tutor.sandbox.result import RunResult
-    from tutor.sandbox.supervisor import AsyncSandbox
-    from tutor.ui.runtimes import Sandboxes
-
+D = TypeVar("D", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
 
 
-class ProbeError(Exception):
-    """A probe call that brought back no data."""
+class LabScreen(Screen[None], Generic[D]):
+    """A lab: its row's controls over its own body, run as its row says.
 
+    Constructed as ``LabScreen(preset)``: a ``lab:`` link's query or a drill's ``{"setup": ...}``
+    sets the parameters it names (one it cannot read keeps its default, and the error line says
+    why once the lab has run)."""
 
-class SandboxFailed(ProbeError):
-    """The sandbox itself failed (``str()`` is its error)."""
-
-
-class RuntimeMissing(ProbeError):
-    """The runtime the lab needs cannot be had (``str()`` says how to get it, e.g. "the xla
-    runtime is not built: run `make xla-runtime`")."""
-
-
-class RunFailed(ProbeError):
-    """The probe ran and failed (raised, timed out, ran out of memory, ...)."""
-
-    def __init__(self, result: RunResult) -> None:
-        self.result = result
-        """The verdict of the run."""
-        super().__init__(self.message)
-
-    @property
-    def message(self) -> str:
-        """The exception's message, else the reason, else the status."""
-        return self.result.message
-
-    @property
-    def detail(self) -> str:
-        """``Type: message`` of the exception, else the reason, else a line naming the status."""
-        result = self.result
-        if result.exception is not None:
-            return f"{result.exception.type}: {result.exception.message}"
-        return result.reason or f"the run ended with status {result.status}"
-
-
-class LabHost(Protocol):
-    """What a lab needs of the app it runs in (the tutor app, or a test's bare app)."""
-
-    @property
-    def sandbox(self) -> AsyncSandbox | None:
-        """The sandbox probes run in (None: nothing runs; the lab shows recorded data)."""
-        ...
-
-    @property
-    def sandboxes(self) -> Sandboxes:
-        """A sandbox per runtime (``sandbox`` is the default one's), each started on demand."""
-        ...
-
-
-def lab_host(node: DOMNode) -> LabHost:
-    """The app ``node`` belongs to, as a lab host (Textual types ``node.app`` as a plain App)."""
-    return cast("LabHost", node.app)
-
-
-def _quiet(line: str) -> None:
-    """Progress nobody shows."""
-
-
-async def call_probe(
-    host: LabHost, call: ProbeCall, model: type[M], show: Callable[[str], None] = _quiet
-) -> M:
-    """Make ``call`` in ``host``'s sandbox of its runtime (started first if need be, ``show``
-    getting "starting the xla runtime… Ns" every second meanwhile, and "" once it runs); its
-    data as ``model``.
-
-    Raises ``RuntimeMissing`` when that runtime cannot be had, ``SandboxFailed`` when the
-    sandbox could not run it (or there is none), ``RunFailed`` when it ran and failed."""
-    from tutor.sandbox.runtimes import RuntimeNotFound
-
-    if host.sandbox is None:
-        raise SandboxFailed("no sandbox to run it in")
-    try:
-        sandbox = await host.sandboxes.ready(call.runtime, show)
-        show("")
-        result = await sandbox.call(call.lab.probe, **call.options(), **call.kwargs)
-    except RuntimeNotFound as err:
-        raise RuntimeMissing(str(err)) from err
-    except Exception as err:  # the sandbox itself failed: say so, keep the screen alive
-        raise SandboxFailed(str(err)) from err
-    if not result.ok:
-        raise RunFailed(result)
-    return call.data(result.value, model)
-
-
-class LabScreen(Screen[None]):
-    """A lab screen: runs its probe as its row says and reports failures in place."""
+    DEFAULT_CSS = """
+    LabScreen .lab-controls { height: 3; }
+    LabScreen .lab-controls Button { min-width: 8; }
+    LabScreen .lab-status { padding: 0 1; }
+    LabScreen .lab-error { color: $error; padding: 0 1; height: auto; display: none; }
+    LabScreen .lab-error.-shown { display: block; }
+    """
 
     LAB: ClassVar[str] = ""
-    """The name of the lab's row in ``tutor.content.labs``."""
+    """The name of the lab's row in ``tutor.content.labs`` (by default its folder's)."""
+    COMPACT: ClassVar[bool] = False
+    """Controls drawn without borders, each after its label."""
+    RUN_KEY: ClassVar[str] = ""
+    """The footer's name for ctrl+r, which runs the lab ("": the lab binds its own keys)."""
+    RUN_BUTTON: ClassVar[bool] = False
+    """Whether a button named ``RUN_KEY`` ends the controls row and runs the lab."""
+    EDITOR: ClassVar[dict[str, Any]] = {}
+    """More options for the code editors among the controls (line numbers, a theme)."""
+    IDLE: ClassVar[str] = ""
+    """What the status line says before the first run."""
+    HINT: ClassVar[str] = ""
+    """What the status line says after a run that failed."""
     ERROR_LINE: ClassVar[str] = ""
-    """The selector of the ``Static`` that says what went wrong (shown with class ``-shown``)."""
+    """The selector of the ``Static`` that says what went wrong ("": ``#NAME-error``)."""
+
+    BINDINGS = [Binding("escape", "close", "Back")]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A screen in ``tutor/ui/labs/NAME/screen.py`` is the lab ``NAME`` (``LAB``), styled by
+        ``NAME.tcss`` beside it when there is one (``CSS_PATH``); ``RUN_KEY`` binds ctrl+r."""
+        if cls.__dict__.get("RUN_KEY"):  # ctrl+r first among the lab's own keys
+            run = Binding("ctrl+r", "run", cls.RUN_KEY, priority=True)
+            cls.BINDINGS = [run, *cls.__dict__.get("BINDINGS", [])]
+        super().__init_subclass__(**kwargs)
+        parts = cls.__module__.split(".")
+        if not cls.__dict__.get("LAB") and parts[:3] == ["tutor", "ui", "labs"] and len(parts) == 5:
+            cls.LAB = parts[3]
+        module = sys.modules[cls.__module__].__file__
+        sheet = Path(module).with_name(f"{cls.LAB}.tcss") if module and cls.LAB else None
+        if "CSS_PATH" not in cls.__dict__ and sheet is not None and sheet.is_file():
+            cls.CSS_PATH = sheet
+
+    def __init__(self, preset: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.preset = dict(preset or {})
+        """What the lab was opened with."""
+        self.values, problems = self.lab.preset(self.preset)
+        """Every parameter's value, as the last run read them (or the preset set them)."""
+        self.problems = list(problems.values())
+        """Preset values that could not be read, to say once the lab has run."""
+        self.texts = {p.key: self._preset_text(p, set(problems)) for p in self.lab.params}
+        """What each field and editor shows at first."""
+
+    def _preset_text(self, param: Param, failed: set[str]) -> str:
+        text = self.preset.get(param.key) or (self.preset.get(param.also) if param.also else None)
+        return text if text is not None and param.key not in failed else param.default_text
 
     @property
     def lab(self) -> Lab:
@@ -128,54 +115,205 @@ class LabScreen(Screen[None]):
         """Whether the app holds a sandbox to run probes in (tests with recorded data do not)."""
         return lab_host(self).sandbox is not None
 
-    async def run_probe(self, model: type[M], *, busy: str, hint: str, **kwargs: Any) -> M | None:
-        """Run the probe on ``kwargs`` with the ``RunStatus`` spinning and saying ``busy`` (or,
-        while the lab's runtime starts, how long it has been starting); its data, or None once
-        the error line says why (and, for a failed run, the status says ``hint``)."""
-        status = self.query_one(RunStatus)
-        status.running, status.message = True, busy
+    # --- the skeleton -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield from self.compose_controls()
+        yield from self.compose_status()
+        yield from self.compose_body()
+        yield KeyFooter()
+
+    def compose_controls(self) -> ComposeResult:
+        """The controls: an editor alone at full width, else one row of them (and the run
+        button)."""
+        controls = list(self.controls())
+        if len(controls) == 1 and isinstance(controls[0], TextArea) and not self.RUN_BUTTON:
+            yield controls[0]
+        elif controls or self.RUN_BUTTON:
+            with Horizontal(id=f"{self.LAB}-controls", classes="lab-controls"):
+                yield from controls
+                if self.RUN_BUTTON:
+                    yield self.run_button()
+
+    def compose_status(self) -> ComposeResult:
+        """The status line (what runs, what to do next) and the error line under it."""
+        yield RunStatus(id=f"{self.LAB}-status", classes="lab-status")
+        yield Static(id=f"{self.LAB}-error", classes="lab-error")
+
+    def compose_body(self) -> ComposeResult:
+        """What the lab draws its data in."""
+        yield from ()
+
+    def controls(self, keys: Iterable[str] | None = None) -> Iterator[Widget]:
+        """The control of each parameter the screen sets (of ``keys`` only, when given), each
+        after its label when the controls are compact."""
+        wanted = set(keys) if keys is not None else None
+        for param in self.lab.params:
+            if param.widget == "none" or (wanted is not None and param.key not in wanted):
+                continue
+            if self.COMPACT and param.label and param.widget in ("input", "select"):
+                yield Label(param.label)
+            yield self.control(param.key)
+
+    def control(self, key: str) -> Widget:
+        """A new control for the parameter ``key``."""
+        param = self.lab.param(key)
+        return make_control(
+            param,
+            self.texts[key],
+            self.values[key],
+            self.control_id(key),
+            compact=self.COMPACT,
+            editor=self.EDITOR,
+        )
+
+    def control_id(self, key: str) -> str:
+        """The id of the control of the parameter ``key`` (``NAME-key``, dashes for
+        underscores)."""
+        return f"{self.LAB}-{key.replace('_', '-')}"
+
+    def run_button(self, label: str = "") -> Button:
+        """The button that runs the lab (``#NAME-go``)."""
+        return Button(label or self.RUN_KEY, variant="primary", id=f"{self.LAB}-go")
+
+    def on_mount(self) -> None:
+        """Title, first status, the lab's own ``mounted``, and the first run when there is a
+        sandbox to run in."""
+        self.title = self.TITLE or self.lab.title
+        self.say(self.idle())
+        self.mounted()
+        if self.has_sandbox:
+            self.action_run()
+
+    def mounted(self) -> None:
+        """What the lab does once its widgets are there (titles, recorded data), before the
+        first run."""
+
+    def idle(self) -> str:
+        """What the status line says before the first run (``IDLE``)."""
+        return self.IDLE
+
+    # --- the run ------------------------------------------------------------------------------
+
+    def action_run(self) -> None:
+        """Run the lab with what the controls say (or say what is wrong with it)."""
+        values = self.read_controls()
+        if values is not None:
+            self.hide_error()
+            self.start(values)
+
+    def read_controls(self) -> dict[str, Value] | None:
+        """Every parameter's value, its controls read; None once the error line says what is
+        wrong (a field that is no value, values the row's ``check`` refuses together)."""
+        values = dict(self.values)
+        for param in self.lab.params:
+            found = self.query(f"#{self.control_id(param.key)}")
+            if param.widget == "none" or not found:
+                continue
+            try:
+                values[param.key] = read_control(param, found.first())
+            except ValueError as err:
+                self.show_error(str(err))
+                return None
+        try:
+            self.lab.call_for(values)
+        except ValueError as err:
+            self.show_error(str(err))
+            return None
+        self.values = values
+        return values
+
+    def start(self, values: dict[str, Value]) -> None:
+        """Run the lab on ``values`` in a worker (a newer run cancels an older one)."""
+        self.run_worker(partial(self._run, values), exclusive=True, group="lab")
+
+    async def _run(self, values: dict[str, Value]) -> None:
+        data = await self.fetch(values)
+        if data is not None:
+            self.show(data)
+        if self.problems and data is not None:
+            self.show_error(self.problems.pop(0))  # a preset it could not read, said once
+
+    async def fetch(self, values: dict[str, Value]) -> D | None:
+        """The probe's data for ``values`` (None once the error line says why there is none)."""
+        return await self.run_probe(self.lab.call_for(values), busy=self.busy(values))
+
+    def busy(self, values: dict[str, Value]) -> str:
+        """What the status line says while the probe runs on ``values``."""
+        return "running in the sandbox…"
+
+    def show(self, data: D) -> None:
+        """Draw the probe's data (also used by tests with recorded data)."""
+        raise NotImplementedError
+
+    async def run_probe(
+        self, call: ProbeCall, *, busy: str, model: type[M] | None = None
+    ) -> M | None:
+        """Make ``call`` with the status spinning and saying ``busy`` (or, while the lab's
+        runtime starts, how long it has been starting); its data as ``model`` (the row's data
+        model unless given), or None once the error line says why (and, for a failed run, the
+        status says ``HINT``)."""
+        data_model = cast("type[M]", model or resolve(self.lab.data))
+        self.say(busy, running=True)
 
         def show(line: str) -> None:
-            status.message = line or busy
+            self.say(line or busy, running=True)
 
         try:
-            return await call_probe(lab_host(self), self.lab.call(**kwargs), model, show)
+            return await call_probe(lab_host(self), call, data_model, show)
         except RuntimeMissing as err:
+            self.say(self.HINT, running=False)
             self.show_error(str(err))
-            status.message = hint
-            return None
         except SandboxFailed as err:
+            self.say(busy, running=False)
             self.show_error(f"the sandbox could not run the lab: {err}")
-            return None
         except RunFailed as err:
-            failed = err
-        finally:
-            status.running = False
-        self.show_error(failed.message)
-        status.message = hint
+            self.say(self.HINT, running=False)
+            self.show_error(self.failure(err))
         return None
 
-    async def ask(self, model: type[M], **kwargs: Any) -> tuple[M | None, str]:
-        """Run the probe on ``kwargs``: (its data, "") or (None, one plain line saying why there
-        is none)."""
-        try:
-            return await call_probe(lab_host(self), self.lab.call(**kwargs), model), ""
-        except RuntimeMissing as err:
-            return None, str(err)
-        except SandboxFailed as err:
-            return None, f"the sandbox could not run this: {err}"
-        except RunFailed as err:
-            return None, err.detail
+    def failure(self, err: RunFailed) -> str:
+        """The line that says why a run failed (the exception's message)."""
+        return err.message
+
+    def say(self, message: str, *, running: bool = False) -> None:
+        """Put ``message`` on the status line (spinning while ``running``)."""
+        for status in self.query(RunStatus):
+            status.running, status.message = running, message
 
     def show_error(self, message: str) -> None:
         """Say what went wrong, in place of a traceback."""
-        error = self.query_one(self.ERROR_LINE, Static)
+        error = self.query_one(self.ERROR_LINE or f"#{self.LAB}-error", Static)
         error.update(Text(strip_controls(message)))  # learner text: literal, no controls
         error.set_class(True, "-shown")
 
     def hide_error(self) -> None:
-        """Take the error line away."""
-        self.query_one(self.ERROR_LINE, Static).set_class(False, "-shown")
+        """Take the error away (its line, or what it said in a status line that stays)."""
+        error = self.query_one(self.ERROR_LINE or f"#{self.LAB}-error", Static)
+        if error.has_class("-shown"):
+            error.set_class(False, "-shown")
+            error.update("")
+
+    # --- events -------------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field runs the lab."""
+        self.submitted(event)
+
+    def submitted(self, event: Input.Submitted) -> None:
+        """What enter in a field does (run the lab)."""
+        self.action_run()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The run button runs the lab."""
+        if event.button.id == f"{self.LAB}-go":
+            self.action_run()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """An edit takes the last error away."""
+        if (event.text_area.id or "").startswith(f"{self.LAB}-"):
+            self.hide_error()
 
     def action_close(self) -> None:
         """Leave the lab."""

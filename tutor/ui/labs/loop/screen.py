@@ -7,23 +7,24 @@ arrives as data; this screen plays it back line by line, step by step, or contin
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Input, Label, Select, Static
+from textual.widgets import Input, Select, Static
 
-from tutor.probes.data_loop_trace import BUGS, PROBLEMS, LoopTrace, diagnose
+from tutor.content.labs import Value
+from tutor.probes.data_loop_trace import LoopTrace, diagnose
+from tutor.safe_text import strip_controls
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loop.loop_code import LoopCode
 from tutor.ui.labs.loop.loop_diagnosis import LoopDiagnosis
 from tutor.ui.labs.loop.loop_history import LoopHistory
 from tutor.ui.labs.loop.loop_playhead import Playhead
 from tutor.ui.labs.loop.loop_state import LoopState, StateView, fmt
-from tutor.ui.widgets.key_footer import KeyFooter
+from tutor.ui.labs.probe_call import RunFailed
 from tutor.ui.widgets.loss_curve import LossCurve
 
 FPS = 20
@@ -36,19 +37,17 @@ once, and ``steps`` hides the set-up to give the recent steps its room."""
 TALL_PAGES = ("loop", "steps")
 
 
-class LoopLab(LabScreen):
+class LoopLab(LabScreen[LoopTrace]):
     """The five-line loop stepper with bug switches, a live loss curve and a diagnosis.
 
     Preset keys: ``problem`` (line|classify), ``bug`` (see ``BUGS``), ``lr``, ``steps``,
     ``play`` ("1": start playing once loaded).
     """
 
-    LAB = "loop"
-    CSS_PATH = Path(__file__).with_name("loop.tcss")
+    COMPACT = True
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("escape", "close", "Close"),
         Binding("n", "next_line", "Line"),
         Binding("s", "next_step", "Step"),
         Binding("r", "toggle_play", "Run/pause"),
@@ -63,10 +62,10 @@ class LoopLab(LabScreen):
         self, preset: dict[str, str] | None = None, *, trace: LoopTrace | None = None
     ) -> None:
         """``trace``: a recorded run to show instead of asking the sandbox for one."""
-        super().__init__()
-        self.preset = dict(preset or {})
+        preset = dict(preset or {})
         if trace is not None:
-            self.preset.update(problem=trace.problem, bug=trace.bug)
+            preset.update(problem=trace.problem, bug=trace.bug)
+        super().__init__(preset)
         self.trace: LoopTrace | None = trace
         """the run being played (None until the probe answers)."""
         self.chosen: tuple[object, object] | None = None
@@ -79,31 +78,10 @@ class LoopLab(LabScreen):
         self.page = PAGES[0]
         """what the left column shows (one of ``PAGES``)."""
 
-    def compose(self) -> ComposeResult:
-        problem = self.preset.get("problem", "line")
-        bug = self.preset.get("bug", "none")
-        yield Header()
-        with Horizontal(id="loop-controls"):
-            yield Label("problem")
-            yield Select(
-                [(p, p) for p in PROBLEMS],
-                value=problem if problem in PROBLEMS else "line",
-                allow_blank=False,
-                compact=True,
-                id="problem",
-            )
-            yield Label("bug")
-            yield Select(
-                [(b, b) for b in BUGS],
-                value=bug if bug in BUGS else "none",
-                allow_blank=False,
-                compact=True,
-                id="bug",
-            )
-            yield Label("lr")
-            yield Input(self.preset.get("lr", ""), placeholder="auto", compact=True, id="lr")
-            yield Label("steps")
-            yield Input(self.preset.get("steps", ""), placeholder="auto", compact=True, id="steps")
+    def compose_status(self) -> ComposeResult:
+        yield from ()  # the diagnosis says what went wrong; the last line, where the run is
+
+    def compose_body(self) -> ComposeResult:
         with Horizontal(id="loop-main"):
             with Vertical(id="loop-left"):
                 yield LoopCode(id="code")
@@ -113,59 +91,43 @@ class LoopLab(LabScreen):
             yield LossCurve(id="curve")
         yield LoopDiagnosis(id="diagnosis")
         yield Static(id="loop-status")
-        yield KeyFooter()
 
-    def on_mount(self) -> None:
-        self.title = self.lab.title
+    def mounted(self) -> None:
         self.query_one(LoopCode).border_title = "the loop"
         self.query_one(LoopDiagnosis).border_title = "diagnosis"
         self.query_one("#loop-setup", Static).border_title = "set-up (ran first)"
         self.query_one(LoopHistory).border_title = "recent steps"
         self._ticker = self.set_interval(1 / FPS, self._tick, pause=True)
         self.query_one(LoopCode).focus()
-        if self.trace is None:
-            self.load()
-        else:
-            self.show_trace(self.trace)
+        if self.trace is not None:
+            self.show(self.trace)
 
-    def _options(self) -> dict[str, object] | str:
-        """The probe's arguments from the controls, or a message saying what is wrong."""
-        options: dict[str, object] = {
-            "problem": self.query_one("#problem", Select).value,
-            "bug": self.query_one("#bug", Select).value,
-        }
-        lr = self.query_one("#lr", Input).value.strip()
-        steps = self.query_one("#steps", Input).value.strip()
-        try:
-            if lr:
-                options["lr"] = float(lr)
-            if steps:
-                options["steps"] = int(steps)
-        except ValueError:
-            return "lr must be a number (e.g. 0.1) and steps a whole number (e.g. 200)"
-        return options
-
-    @work(exclusive=True)
-    async def load(self) -> None:
-        """Run the loop in the sandbox and start playing it back from the top."""
-        diagnosis = self.query_one(LoopDiagnosis)
-        options = self._options()
-        if isinstance(options, str):
-            diagnosis.error = options
-            return
+    async def fetch(self, values: dict[str, Value]) -> LoopTrace | None:
+        """Run the loop in the sandbox and play it back from the top."""
         self._pause()
-        self.chosen = (options["problem"], options["bug"])
-        diagnosis.error, diagnosis.finding = "", None
-        self.query_one("#loop-status", Static).update("running the loop in the sandbox…")
-        trace, error = await self.ask(LoopTrace, **options)
+        self.chosen = (values["problem"], values["bug"])
+        self.query_one(LoopDiagnosis).finding = None
+        trace = await super().fetch(values)
         if trace is None:
             self.trace = None
-            diagnosis.error = error
-            self.query_one("#loop-status", Static).update("")
-            return
-        self.show_trace(trace)
+        return trace
 
-    def show_trace(self, trace: LoopTrace) -> None:
+    def busy(self, values: dict[str, Value]) -> str:
+        return "running the loop in the sandbox…"
+
+    def failure(self, err: RunFailed) -> str:
+        return err.detail
+
+    def say(self, message: str, *, running: bool = False) -> None:
+        self.query_one("#loop-status", Static).update(message)
+
+    def show_error(self, message: str) -> None:
+        self.query_one(LoopDiagnosis).error = strip_controls(message)
+
+    def hide_error(self) -> None:
+        self.query_one(LoopDiagnosis).error = ""
+
+    def show(self, trace: LoopTrace) -> None:
         """Play ``trace`` back from the top (and start playing if the preset says so)."""
         self.trace = trace
         self.chosen = (trace.problem, trace.bug)
@@ -302,11 +264,13 @@ class LoopLab(LabScreen):
 
     @on(Select.Changed)
     def _changed(self) -> None:
-        chosen = (self.query_one("#problem", Select).value, self.query_one("#bug", Select).value)
+        chosen = (
+            self.query_one("#loop-problem", Select).value,
+            self.query_one("#loop-bug", Select).value,
+        )
         if chosen != self.chosen:
-            self.load()
+            self.action_run()
 
-    @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.load()
+    def submitted(self, event: Input.Submitted) -> None:
+        self.action_run()
         self.query_one(LoopCode).focus()

@@ -3,21 +3,16 @@ timed honestly in the sandbox, results compared, and the trips into torch counte
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.text import Text
-from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Header, Input, Select, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
-from tutor.probes.data_race import MAX_N, OPS, Race
+from tutor.content.labs import Value
+from tutor.probes.data_race import Race
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.race.race_bars import RaceBars
 from tutor.ui.labs.race.race_table import RaceTable
-from tutor.ui.widgets.key_footer import KeyFooter
-from tutor.ui.widgets.run_status import RunStatus
 
 WHY = (
     "Every iteration of the loop goes through the interpreter and the dispatcher again; the "
@@ -26,76 +21,21 @@ WHY = (
 )
 
 
-class RaceLab(LabScreen):
-    """The dispatch race. Preset keys: ``n`` (batch size), ``op`` (one of ``OPS``)."""
+class RaceLab(LabScreen[Race]):
+    """The dispatch race. Preset keys: ``n`` (batch size), ``op`` (one of the row's ops)."""
 
-    LAB = "race"
-    CSS_PATH = Path(__file__).with_name("race.tcss")
-    ERROR_LINE = "#race-error"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("ctrl+r", "race", "Race", priority=True),
-    ]
+    RUN_KEY = "Race"
+    RUN_BUTTON = True
 
-    def __init__(self, preset: dict[str, str] | None = None) -> None:
-        super().__init__()
-        preset = preset or {}
-        self.n = preset.get("n", "256")
-        """The batch size asked for (as typed)."""
-        self.op = preset.get("op", "linear") if preset.get("op") in OPS else "linear"
-        """The race chosen."""
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="race-controls"):
-            yield Input(self.n, type="integer", id="race-n")
-            options = [(name, name) for name in OPS]
-            yield Select(options, value=self.op, allow_blank=False, id="race-op")
-            yield Button("Race", variant="primary", id="race-go")
-        yield RunStatus(id="race-status")
-        yield Static(id="race-error")
+    def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="race-main"):
             yield Static(id="race-what")
             yield RaceBars(id="race-bars")
             yield RaceTable(id="race-table")
             yield Static(WHY, id="race-why")
-        yield KeyFooter()
 
-    def on_mount(self) -> None:
-        self.title = "Dispatch race"
-        self.query_one("#race-n").border_title = "N"
-        self.query_one("#race-op").border_title = "op"
-        if self.has_sandbox:
-            self.action_race()
-
-    @on(Input.Submitted)
-    @on(Button.Pressed, "#race-go")
-    def action_race(self) -> None:
-        """Start a race with the chosen N and op."""
-        text = self.query_one("#race-n", Input).value.strip()
-        self.op = str(self.query_one("#race-op", Select).value)
-        try:
-            n = int(text)
-        except ValueError:
-            self.show_error(f"N must be a whole number, not {text!r}")
-            return
-        if not 1 <= n <= MAX_N:
-            self.show_error(f"N must be between 1 and {MAX_N:,}")
-            return
-        self.run_race(n, self.op)
-
-    @work(exclusive=True)
-    async def run_race(self, n: int, op: str) -> None:
-        """Time both sides in the sandbox (a few seconds)."""
-        data = await self.run_probe(
-            Race,
-            busy=f"racing {op} with N={n:,} (timing takes a few seconds)",
-            hint="",
-            op=op,
-            n=n,
-        )
-        if data is not None:
-            self.show(data)
+    def busy(self, values: dict[str, Value]) -> str:
+        return f"racing {values['op']} with N={values['n']:,} (timing takes a few seconds)"
 
     def show(self, data: Race) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""
@@ -111,6 +51,4 @@ class RaceLab(LabScreen):
         )
         self.query_one(RaceBars).data = data
         self.query_one(RaceTable).data = data
-        self.query_one(
-            RunStatus
-        ).message = "change N or the op, then enter (or ctrl+r) to race again"
+        self.say("change N or the op, then enter (or ctrl+r) to race again")

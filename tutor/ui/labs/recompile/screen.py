@@ -5,34 +5,17 @@ the lab says how to get it."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import cast
 
 from rich.text import Text
-from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Button, Header, Input, Static
+from textual.widgets import Static
 
-from tutor.probes.data_recompile import DEFAULT_SIZES, Recompile, check_sizes, parse_sizes
+from tutor.content.labs import Value
+from tutor.probes.data_recompile import Recompile
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.recompile.recompile_steps import CompileSteps
-from tutor.ui.widgets.key_footer import KeyFooter
-from tutor.ui.widgets.run_status import RunStatus
-
-IDLE = "batch sizes, a size to pad to (blank: the largest), then ctrl+r"
-
-
-def parse_pad(text: str, sizes: list[int]) -> int:
-    """The size to pad to: the typed whole number, or the largest batch when blank."""
-    text = text.strip()
-    if not text:
-        return max(sizes)
-    if not text.isdigit():
-        raise ValueError(f"pad to must be a whole number, not {text!r}")
-    pad = int(text)
-    check_sizes(sizes, pad)
-    return pad
 
 
 def verdict(plain: Recompile, padded: Recompile) -> Text:
@@ -55,96 +38,58 @@ def verdict(plain: Recompile, padded: Recompile) -> Text:
     return out
 
 
-class RecompileLab(LabScreen):
-    """The recompilation counter. Preset keys: ``sizes`` (``3,5,7,5``) and ``pad_to``."""
+class RecompileLab(LabScreen[Recompile]):
+    """The recompilation counter. Preset keys: ``sizes`` (``3,5,7,5``) and ``pad_to`` (blank:
+    the largest batch)."""
 
-    LAB = "recompile"
-    CSS_PATH = Path(__file__).with_name("recompile.tcss")
-    ERROR_LINE = "#recompile-error"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("ctrl+r", "run", "Run", priority=True),
-    ]
+    RUN_KEY = "Run"
+    RUN_BUTTON = True
+    IDLE = HINT = "batch sizes, a size to pad to (blank: the largest), then ctrl+r"
+    SUB_TITLE = "torch_xla compile counters after each sync (xla runtime; not a TPU)"
 
-    def __init__(self, preset: dict[str, str] | None = None) -> None:
-        super().__init__()
-        preset = preset or {}
-        self.sizes_text = preset.get("sizes", ",".join(map(str, DEFAULT_SIZES)))
-        """The batch sizes typed."""
-        self.pad_text = preset.get("pad_to", "")
-        """The size to pad to, typed (blank: the largest batch)."""
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="recompile-controls"):
-            yield Input(self.sizes_text, id="recompile-sizes")
-            yield Input(self.pad_text, placeholder="largest", id="recompile-pad")
-            yield Button("Run", variant="primary", id="recompile-go")
-        yield RunStatus(id="recompile-status")
-        yield Static(id="recompile-error")
+    def compose_body(self) -> ComposeResult:
         with Horizontal(id="recompile-runs"):
             yield CompileSteps(id="recompile-plain")
             yield CompileSteps(id="recompile-padded")
         yield Static(id="recompile-verdict")
-        yield KeyFooter()
 
-    def on_mount(self) -> None:
-        self.title = "Recompilation counter"
-        self.sub_title = "torch_xla compile counters after each sync (xla runtime; not a TPU)"
-        self.query_one("#recompile-sizes").border_title = "batch sizes"
-        self.query_one("#recompile-pad").border_title = "pad to"
+    def mounted(self) -> None:
         self.query_one("#recompile-plain", CompileSteps).heading = "as they come"
         self.query_one("#recompile-padded", CompileSteps).heading = "padded"
-        self.query_one(RunStatus).message = IDLE
-        if self.has_sandbox:
-            self.action_run()
 
-    @on(Input.Submitted)
-    @on(Button.Pressed, "#recompile-go")
-    def action_run(self) -> None:
-        """Run the loop as the sizes come, then padded."""
-        try:
-            sizes = parse_sizes(self.query_one("#recompile-sizes", Input).value)
-            pad = parse_pad(self.query_one("#recompile-pad", Input).value, sizes)
-        except ValueError as err:
-            self.show_error(str(err))
-            return
-        self.hide_error()
-        self.run_loops(sizes, pad)
-
-    @work(exclusive=True)
-    async def run_loops(self, sizes: list[int], pad: int) -> None:
-        """Both runs on the app's sandbox, each drawn as it comes back."""
+    async def fetch(self, values: dict[str, Value]) -> Recompile | None:
+        """The loop as the batches come, drawn as it comes back, then padded (to the largest
+        batch when no size is given)."""
+        sizes = cast("list[int]", values["sizes"])
+        pad = cast("int | None", values["pad_to"]) or max(sizes)
         plain_view = self.query_one("#recompile-plain", CompileSteps)
         padded_view = self.query_one("#recompile-padded", CompileSteps)
         plain_view.data = padded_view.data = None
         padded_view.heading = f"padded to {pad}"
         self.query_one("#recompile-verdict", Static).update("")
         plain = await self.run_probe(
-            Recompile,
+            self.lab.call_for({**values, "pad_to": None}),
             busy=f"{len(sizes)} steps as the batches come (each new shape compiles: seconds)",
-            hint=IDLE,
-            sizes=sizes,
         )
         if plain is None:
-            return
-        plain_view.data = plain
-        padded = await self.run_probe(
-            Recompile,
+            return None
+        self.show(plain)
+        return await self.run_probe(
+            self.lab.call_for({**values, "pad_to": pad}),
             busy=f"the same {len(sizes)} steps padded to {pad} rows",
-            hint=IDLE,
-            sizes=sizes,
-            pad_to=pad,
         )
-        if padded is not None:
-            self.show(plain, padded)
 
-    def show(self, plain: Recompile, padded: Recompile) -> None:
-        """Draw both runs (also used by tests with recorded data)."""
+    def show(self, data: Recompile) -> None:
+        """Draw one run in its column (padded or not), and once both are there what they say
+        side by side (also used by tests with recorded data)."""
         self.hide_error()
-        self.query_one("#recompile-plain", CompileSteps).data = plain
-        padded_view = self.query_one("#recompile-padded", CompileSteps)
-        padded_view.heading = f"padded to {padded.pad_to}"
-        padded_view.data = padded
-        self.query_one("#recompile-verdict", Static).update(verdict(plain, padded))
-        self.query_one(RunStatus).message = IDLE
+        plain = self.query_one("#recompile-plain", CompileSteps)
+        padded = self.query_one("#recompile-padded", CompileSteps)
+        if data.pad_to is None:
+            plain.data = data
+        else:
+            padded.heading = f"padded to {data.pad_to}"
+            padded.data = data
+        if plain.data is not None and padded.data is not None:
+            self.query_one("#recompile-verdict", Static).update(verdict(plain.data, padded.data))
+        self.say(self.IDLE)

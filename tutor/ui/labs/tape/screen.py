@@ -3,35 +3,25 @@ and step the backward pass node by node in the order autograd really ran it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Header, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import TabbedContent, TabPane, TextArea
 
+from tutor.content.labs import Value
 from tutor.probes.data_tape import Tape
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.tape.tape_graph import TapeGraph
 from tutor.ui.labs.tape.tape_panels import TapeChecks, TapeStepPanel
-from tutor.ui.widgets.code_editor import CodeEditor
-from tutor.ui.widgets.key_footer import KeyFooter
-from tutor.ui.widgets.run_status import RunStatus
-
-DEFAULT_CODE = "x = torch.tensor([1., 2., 3.], requires_grad=True)\nz = (x**2 + 3*x).sum()"
 
 
-class TapeLab(LabScreen):
+class TapeLab(LabScreen[Tape]):
     """The tape stepper. Preset keys: ``code`` (forward code), or ``setup`` (a drill's setup,
     used as the starting code)."""
 
-    LAB = "tape"
-    CSS_PATH = Path(__file__).with_name("tape.tcss")
-    ERROR_LINE = "#tape-error"
+    HINT = "fix the code and press ctrl+r"
+    RUN_KEY = "Run code"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("ctrl+r", "run", "Run code", priority=True),
         Binding("n", "step(1)", "Next node"),
         Binding("p", "step(-1)", "Prev"),
         Binding("a", "step_all", "All", show=False),
@@ -41,18 +31,11 @@ class TapeLab(LabScreen):
     ]
 
     def __init__(self, preset: dict[str, str] | None = None) -> None:
-        super().__init__()
-        preset = preset or {}
-        self.code = preset.get("code") or preset.get("setup") or DEFAULT_CODE
-        """The forward code last run."""
+        super().__init__(preset)
         self.data: Tape | None = None
         """The last tape recorded."""
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield CodeEditor(self.code, language="python", id="tape-code")
-        yield RunStatus(id="tape-status")
-        yield Static(id="tape-error")
+    def compose_body(self) -> ComposeResult:
         with Horizontal(id="tape-body"):
             with VerticalScroll(id="tape-graph-box"):
                 yield TapeGraph(id="tape-graph")
@@ -61,35 +44,9 @@ class TapeLab(LabScreen):
                     yield TapeStepPanel(id="tape-step")
                 with TabPane("Checks", id="tab-checks"), VerticalScroll():
                     yield TapeChecks(id="tape-checks")
-        yield KeyFooter()
 
-    def on_mount(self) -> None:
-        self.title = "Autograd tape"
-        self.query_one(
-            "#tape-code"
-        ).border_title = "forward code · the last assigned name is the scalar · ctrl+r runs"
-        if self.has_sandbox:
-            self.action_run()
-
-    # --- running ----------------------------------------------------------------------------
-
-    def action_run(self) -> None:
-        """Run the code in the editor."""
-        self.code = self.query_one("#tape-code", TextArea).text
-        if self.code.strip():
-            self.probe()
-
-    @work(exclusive=True)
-    async def probe(self) -> None:
-        """Record the tape of the current code in the sandbox."""
-        data = await self.run_probe(
-            Tape,
-            busy="running forward and backward",
-            hint="fix the code and press ctrl+r",
-            code=self.code,
-        )
-        if data is not None:
-            self.show(data)
+    def busy(self, values: dict[str, Value]) -> str:
+        return "running forward and backward"
 
     def show(self, data: Tape) -> None:
         """Draw ``data`` at step 0 (also used by tests with recorded data)."""
@@ -113,9 +70,7 @@ class TapeLab(LabScreen):
         step = max(0, min(len(self.data.order), step))
         self.query_one(TapeGraph).step = step
         self.query_one(TapeStepPanel).step = step
-        self.query_one(
-            RunStatus
-        ).message = f"backward step {step}/{len(self.data.order)} · n next · p previous · c checks"
+        self.say(f"backward step {step}/{len(self.data.order)} · n next · p previous · c checks")
 
     def action_step(self, delta: int) -> None:
         self.set_step(self.query_one(TapeGraph).step + delta)
@@ -132,7 +87,3 @@ class TapeLab(LabScreen):
 
     def action_edit(self) -> None:
         self.query_one("#tape-code", TextArea).focus()
-
-    @on(TextArea.Changed)
-    def edited(self) -> None:
-        self.hide_error()
