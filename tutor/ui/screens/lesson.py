@@ -55,9 +55,10 @@ class LessonScreen(Screen[None]):
     """Reads the lesson of one chapter; mediates between snippets and the sandbox."""
 
     CSS_PATH = Path(__file__).with_name("lesson.tcss")
-    AUTO_FOCUS = "#lesson-scroll"
-    """The text has focus from the first key on (Textual's default picked the side panel's drill
-    list, hidden on a narrow terminal, which took a PageDown pressed while the lesson opened)."""
+    AUTO_FOCUS = ""
+    """No auto focus: Textual's default gave focus to the side panel's drill list (hidden on a
+    narrow terminal), which took a PageDown pressed while the lesson opened. Until on_mount
+    focuses the text, the screen's own scroll keys take such a key."""
 
     BINDINGS = [
         Binding("escape", "back", "Back"),

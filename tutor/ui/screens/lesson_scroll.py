@@ -13,9 +13,9 @@ from textual.containers import VerticalScroll
 
 
 class LessonScroll(VerticalScroll):
-    """Scrolls the lesson; ``loading`` is True until every chunk is mounted."""
+    """Scrolls the lesson; ``mounting`` is True until every chunk is mounted and drawn."""
 
-    loading = True
+    mounting = True
     """Whether chunks are still to come (a place past the end may exist soon)."""
     _wanted: float | None = None
     """A place asked for that the text was not long enough for yet."""
@@ -25,7 +25,7 @@ class LessonScroll(VerticalScroll):
 
     def done_loading(self) -> None:
         """Every chunk is mounted and drawn: a place asked for is as close as it gets."""
-        self.loading = False
+        self.mounting = False
         self.call_after_refresh(self.grew)
 
     def _page(self) -> int:
@@ -34,17 +34,20 @@ class LessonScroll(VerticalScroll):
 
     def want(self, y: float) -> None:
         """Scroll to ``y``; if the text is not that long yet, get there as it grows."""
-        self._wanted = y if self.loading and y > self.max_scroll_y else None
-        self.scroll_to(y=min(y, self.max_scroll_y), animate=False, immediate=True, force=True)
+        self._wanted = y if self.mounting and y > self.max_scroll_y else None
+        self._go(min(y, self.max_scroll_y))
+
+    def _go(self, y: float) -> None:
+        # a jump made on a lesson that had been mounting was sometimes left undrawn (the old
+        # place stayed on screen until the next key): lay the view out again once it lands
+        self.scroll_to(y=y, animate=False, on_complete=lambda: self.refresh(layout=True))
 
     def grew(self) -> None:
         """More text was laid out: go on toward the place asked for."""
         if self._wanted is None:
             return
-        self.scroll_to(
-            y=min(self._wanted, self.max_scroll_y), animate=False, immediate=True, force=True
-        )
-        if self._wanted <= self.max_scroll_y or not self.loading:
+        self._go(min(self._wanted, self.max_scroll_y))
+        if self._wanted <= self.max_scroll_y or not self.mounting:
             self._wanted = None
 
     def action_page_down(self) -> None:
@@ -58,12 +61,12 @@ class LessonScroll(VerticalScroll):
 
     def action_page_up(self) -> None:
         self._wanted = None
-        self.scroll_to(y=max(0, self.scroll_y - self._page()), animate=False)
+        self._go(max(0, self.scroll_y - self._page()))
 
     def action_scroll_up(self) -> None:
         self._wanted = None
-        self.scroll_to(y=max(0, self.scroll_y - 1), animate=False)
+        self._go(max(0, self.scroll_y - 1))
 
     def action_scroll_home(self) -> None:
         self._wanted = None
-        self.scroll_to(y=0, animate=False)
+        self._go(0)
