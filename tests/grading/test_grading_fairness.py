@@ -129,8 +129,9 @@ def test_accept_must_use_the_drills_lines():
 
 
 def test_limits_are_said_as_limits():
-    from tutor.grading.engine import CODE_TIMEOUT, MEMORY_MB, _data
     from tutor.grading.grade import Judgement
+    from tutor.grading.probe_data import CODE_TIMEOUT, MEMORY_MB
+    from tutor.grading.probe_data import probe_data as _data
     from tutor.sandbox.result import RunResult, Status
 
     raw = "std::bad_alloc: DefaultCPUAllocator: not enough memory: you tried to allocate 8 GB"

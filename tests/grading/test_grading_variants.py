@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from tutor.content.models import ChoiceParam, IntParam
-from tutor.grading.variants import draw_params, make_variant, new_seed, shuffled
+from tutor.grading.attempt import make_variant
+from tutor.grading.variants import draw_params, new_seed, shuffled
 
 PARAMS = {"a": IntParam(int=(2, 5)), "c": ChoiceParam(choice=[3, 4, 6])}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, OptionList, TextArea
 
-from tutor.grading.variants import make_variant
+from tutor.grading.attempt import make_variant
 from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.drill import DrillScreen
 from tutor.ui.widgets.feedback import FeedbackPanel

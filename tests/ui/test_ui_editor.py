@@ -13,7 +13,7 @@ GOOD = "def outer(a, b):\n    return a[:, None] * b[None, :]\n"
 
 
 def test_editor_session_notices_saves(tutor_home):
-    session = EditorSession("fixture-basics/outer", "code")
+    session = EditorSession("fixture-basics/outer", code=True)
     assert session.path.parent == tutor_home / "work"
     session.write("def outer(a, b):\n    ...\n")
     assert not session.changed()

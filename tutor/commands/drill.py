@@ -62,8 +62,9 @@ def show(ctx: click.Context, drill_id: str, seed: int | None, as_json: bool) -> 
     the lines, choices or starter, and the sizes the variant's trials draw."""
     from dataclasses import asdict
 
+    from tutor.grading.attempt import make_variant
     from tutor.grading.shown import rules_lines, shown, sizes_text
-    from tutor.grading.variants import make_variant, new_seed
+    from tutor.grading.variants import new_seed
 
     ref = find_drill(load_catalog(ctx), drill_id)
     if seed is None:

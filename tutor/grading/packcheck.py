@@ -1,13 +1,12 @@
 """The sandbox stage of ``tutor pack check``: run every drill of a pack and prove it gradable.
 
-For each drill, on seeds 0..4: a predict drill's ``setup`` and ``ask`` must run (any error in
-``setup``, or a NameError, SyntaxError or ImportError in ``ask``, is an authoring error reported
-at the file line where it happened) and give a truth a learner can type, and its likely mistakes
-must differ from the truth; an order drill checked by running must pass its check in its own
-right orders; a code/fix drill's reference must pass its own check on every seed, and its
-starter and every ``wrong`` answer must fail it on every seed. The seeds of one drill (or one
-answer) share a sandbox call, so a whole pack costs a few calls per drill. Problems are ``Problem(file, line, col, field,
-message)`` naming the field, e.g. ``drills[2].wrong[0]``.
+Each drill's kind says what to prove (``Kind.check``, ``tutor.grading.kinds``): a predict
+drill's truths can be typed and its likely mistakes differ from them; an order drill checked
+by running passes in its own right orders; a code/fix drill's reference passes its own check
+on every seed, its starter and ``wrong`` answers fail it, and no forged answer passes it. A
+kind gets a :class:`DrillCheck`: its problems are ``Problem(file, line, col, field, message)``
+naming the field (``drills[2].wrong[0]``), its answers are graded through the engine a
+learner's grading goes through, the seeds of one answer batched into one sandbox call.
 
 A drill declaring a ``runtime`` runs there: each runtime needed is started once (a
 ``SandboxPool``). A drill whose runtime is not built is skipped with the reason (it needs the
@@ -21,42 +20,32 @@ import os
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
-
-from pydantic import TypeAdapter, ValidationError
+from typing import TYPE_CHECKING
 
 from tutor.content.loader import load_pack_located
-from tutor.content.models import CodeDrill, Drill, OrderDrill, Pack, PredictDrill
+from tutor.content.models import Drill, Pack
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import PackError, Problem
-from tutor.grading import attacks, codecheck, order_check
-from tutor.grading.engine import CODE_TIMEOUT, grade_batch, plan, run_batch
-from tutor.grading.grade import Grade, Plan
-from tutor.grading.mistakes import truth_problems
+from tutor.grading.engine import CODE_TIMEOUT, grade_batch, run_batch
+from tutor.grading.grade import Plan
+from tutor.grading.kinds import kind_of
+from tutor.grading.kinds.base import DrillRef, Graded, Where
 from tutor.grading.variants import draw_params, render
-from tutor.probes.data_grading import OrderData, PredictAuthoring, PredictData, PredictValue
-from tutor.sandbox.result import RunResult, Status
+from tutor.sandbox.result import RunResult
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
     from tutor.sandbox.pool import SandboxPool
 
 SEEDS = range(5)
-#: how a drill that a forged answer passes is reported
-ATTACK_SEVERITY = "warning"
-_PREDICT_DATA: TypeAdapter[PredictValue | PredictAuthoring] = TypeAdapter(PredictData)
-_ORDER_DATA: TypeAdapter[OrderData] = TypeAdapter(OrderData)
-_D = TypeVar("_D", PredictDrill, CodeDrill)
 #: where in a pack file a problem is: ("drills", 2, "wrong", 0)
 Path_ = tuple[str | int, ...]
-#: one seed's probe data, dumped to plain data, or the RunResult of a call that did not finish
-Outcome = dict[str, Any] | RunResult
 
 
 @dataclass(frozen=True)
-class _Ref(Generic[_D]):
+class _Ref:
     full_id: str
-    drill: _D
+    drill: Drill
 
 
 class _Reporter:
@@ -81,108 +70,11 @@ class _Reporter:
         self.problems.append(Problem(self.locator.file, line, col, dotted(path), message, severity))
 
 
-def _where(drill: Drill, seed: int) -> str:
+def where(drill: Drill, seed: int) -> str:
+    """``seed`` and the params it draws, as a problem names a variant."""
     params = draw_params(drill.params, seed)
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
     return f"seed {seed}" + (f" ({shown})" if shown else "")
-
-
-def _truths(ref: _Ref[PredictDrill], sandbox: Sandbox) -> list[dict[str, Any]] | RunResult:
-    """The truth data of every seed, planned by the engine as a learner's grading plans it and
-    run in one batched call (a RunResult when it did not finish or cannot be read)."""
-    plans = [plan(ref, "", seed) for seed in SEEDS]
-    values: list[dict[str, Any]] = []
-    for result in run_batch(plans, sandbox):
-        if result is None:
-            break  # the batch stopped at an authoring error
-        if str(result.status) != "ok":
-            return result
-        try:
-            values.append(_PREDICT_DATA.validate_python(result.value).model_dump(by_alias=True))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ()))
-            reason = f"the probe sent data that cannot be read ({where}: {first['msg']})"
-            return RunResult(status=Status.sandbox_error, reason=reason)
-    return values
-
-
-def _placed(
-    drill: Drill, i: int, field: str, msg: str, line: int | None
-) -> tuple[Path_, str, int | None]:
-    """Where an error of ``field`` at code line ``line`` is reported: a ``setup`` error in the
-    code the pack gives (its ``setup``, a used drill's reference) at the drill's ``uses`` or the
-    pack's ``setup``, with what it is."""
-    if field != "setup" or not line:
-        return ("drills", i, field), msg, line
-    (part,), n = drill.setup_place(line)
-    if part == "setup":
-        return ("drills", i, "setup"), msg, n
-    where = ("drills", i, "uses") if drill.uses else ("setup",)
-    return where, f"{msg} (line {n} of the code the pack gives before the drill's setup)", None
-
-
-def _check_predict(ref: _Ref[PredictDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill = ref.drill
-    values = _truths(ref, sandbox)
-    if not isinstance(values, list):
-        rep.add(("drills", i, "ask"), f"setup/ask did not finish: {values.status} {values.reason}")
-        return
-    warned: set[tuple[str | int, ...]] = set()
-    for seed, value in zip(SEEDS, values, strict=False):
-        if value["outcome"] == "authoring":
-            err = value["error"]
-            msg = f"{err['type']}: {err['message']} on {_where(drill, seed)}"
-            if err["type"] in ("NameError", "SyntaxError", "ImportError"):
-                msg += " (an authoring error, not a truth)"
-            rep.add(*_placed(drill, i, value["field"], msg, err.get("line")))
-            return
-        truth = value["value"]
-        typo = truth["type"] == "exception" and truth["name"] in ("AttributeError", "NameError")
-        if typo and truth["name"] not in drill.prompt + drill.explain:
-            rep.add(("drills", i, "ask"), f"ask raises {truth['name']}: {truth['message']} on "
-                    f"{_where(drill, seed)}; a likely typo (if the error is the point, name "
-                    f"{truth['name']} in the drill's explain)")  # fmt: skip
-            return
-        if truth["type"] == "other":
-            rep.add(("drills", i, "ask"), f"ask returns a {truth['pytype']}, which a learner "
-                    "cannot type; ask for a shape, dtype, number or small tensor instead")  # fmt: skip
-            return
-        if truth["type"] == "tensor" and truth.get("values") is None:
-            rep.add(("drills", i, "ask"), f"ask returns a tensor of {truth['numel']} elements, "
-                    "too many to type; ask for a smaller one or for its shape")  # fmt: skip
-            return
-        found = truth_problems(drill, value, _where(drill, seed))
-        for path, message, severity, line in found:
-            if severity == "warning" and path in warned:
-                continue  # said once per drill
-            warned.add(path)
-            rep.add(("drills", i, *path) if path else ("drills", i, "ask"), message, line,
-                    severity)  # fmt: skip
-        if any(severity == "error" for _, _, severity, _ in found):
-            return
-
-
-def _check_order(drill: OrderDrill, i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    """An order drill checked by running: its right orders pass, ``lines`` reversed does not."""
-    tried = order_check.runs(drill, list(SEEDS))
-    result = sandbox.call(
-        "tutor.probes.grade_order:run_orders",
-        timeout=CODE_TIMEOUT * len(tried),
-        profile=drill.profile,
-        runs=[r.kwargs for r in tried],
-    )
-    if str(result.status) != "ok" or not isinstance(result.value, list):
-        rep.add(("drills", i, "run"), f"the drill's own orders did not finish: "
-                f"{result.status} {result.reason}".rstrip())  # fmt: skip
-        return
-    try:
-        outcomes = [_ORDER_DATA.validate_python(v).model_dump() for v in result.value]
-    except ValidationError as exc:
-        rep.add(("drills", i, "run"), f"the probe sent data that cannot be read: {exc}")
-        return
-    for path, message, severity, line in order_check.problems(drill, tried, outcomes):
-        rep.add(("drills", i, *path), message, line, severity)
 
 
 def time_limit(drill: Drill) -> float:
@@ -193,151 +85,75 @@ def time_limit(drill: Drill) -> float:
     return max(CODE_TIMEOUT, float(PROFILES[drill.profile].get("timeout", 0)))
 
 
-#: one graded seed: (seed, the answer as rendered for it, its plan, its call's result, its grade)
-Graded = tuple[int, str, Plan, "RunResult | None", Grade]
+class DrillCheck:
+    """What a kind's ``check`` gets for drill ``index`` of a pack (``kinds.base.PackCheck``):
+    its problems go to the pack's reporter, its answers through the grading engine."""
 
+    seeds: Sequence[int] = SEEDS
 
-def _grades(
-    ref: _Ref[CodeDrill],
-    text: str,
-    sandbox: Sandbox,
-    stop_on: str,
-    alone_first: bool = False,
-    seeds: Sequence[int] = SEEDS,
-) -> list[Graded]:
-    """``text`` (rendered per seed) graded on ``seeds`` through the engine, batched, until
-    ``stop_on`` (``fail`` or ``pass``) is met. With ``alone_first`` the first seed runs alone
-    under the drill's own time limit, so a reference that loops is stopped as a learner's
-    answer would be; the other seeds share one call."""
-    drill = ref.drill
-    answers = [(render(text, draw_params(drill.params, s)), s) for s in seeds]
-    split = 1 if alone_first else 0
-    out: list[Graded] = []
-    for batch in (answers[:split], answers[split:]):
-        if not batch:
-            continue
-        graded = grade_batch(ref, batch, sandbox, stop_on)
-        for (answer, seed), (p, result, g) in zip(batch, graded, strict=False):
-            out.append((seed, answer, p, result, g))
-            if g.correct == (stop_on == "pass") or (result is not None and not _finished(result)):
+    def __init__(self, ref: DrillRef, index: int, sandbox: Sandbox, rep: _Reporter) -> None:
+        self.ref, self.index, self.sandbox, self.rep = ref, index, sandbox, rep
+
+    def report(
+        self, where: Where, message: str, code_line: int | None = None, severity: str = "error"
+    ) -> None:
+        self.rep.add(("drills", self.index, *where), message, code_line, severity)
+
+    def report_code(self, field: str, message: str, line: int | None) -> None:
+        """An error of ``field`` at code line ``line``: a ``setup`` error in the code the pack
+        gives (its ``setup``, a used drill's reference) at the drill's ``uses`` or the pack's
+        ``setup``, with what it is."""
+        drill = self.ref.drill
+        if field != "setup" or not line:
+            self.report((field,), message, line)
+            return
+        (part,), n = drill.setup_place(line)
+        if part == "setup":
+            self.report(("setup",), message, n)
+            return
+        given = f"{message} (line {n} of the code the pack gives before the drill's setup)"
+        if drill.uses:
+            self.report(("uses",), given)
+        else:
+            self.rep.add(("setup",), given)
+
+    def where(self, seed: int) -> str:
+        return where(self.ref.drill, seed)
+
+    def time_limit(self) -> float:
+        return time_limit(self.ref.drill)
+
+    def results(self, plans: Sequence[Plan]) -> list[RunResult | None]:
+        return run_batch(plans, self.sandbox)
+
+    def grades(
+        self,
+        text: str,
+        stop_on: str,
+        *,
+        alone_first: bool = False,
+        seeds: Sequence[int] | None = None,
+    ) -> list[Graded]:
+        """``text`` (rendered per seed) graded on ``seeds`` through the engine, batched, until
+        ``stop_on`` (``fail`` or ``pass``) is met. With ``alone_first`` the first seed runs
+        alone under the drill's own time limit, so a reference that loops is stopped as a
+        learner's answer would be; the other seeds share one call."""
+        drill = self.ref.drill
+        answers = [(render(text, draw_params(drill.params, s)), s) for s in seeds or self.seeds]
+        split = 1 if alone_first else 0
+        out: list[Graded] = []
+        for batch in (answers[:split], answers[split:]):
+            if not batch:
+                continue
+            graded = grade_batch(self.ref, batch, self.sandbox, stop_on)
+            for (answer, seed), (p, result, g) in zip(batch, graded, strict=False):
+                out.append((seed, answer, p, result, g))
+                finished = result is None or str(result.status) == "ok"
+                if g.correct == (stop_on == "pass") or not finished:
+                    return out
+            if len(graded) < len(batch):
                 return out
-        if len(graded) < len(batch):
-            return out
-    return out
-
-
-def _finished(result: RunResult) -> bool:
-    return str(result.status) == "ok"
-
-
-def _check_reference(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> bool:
-    drill = ref.drill
-    for seed, _answer, p, result, g in _grades(ref, drill.reference, sandbox, "fail", True):
-        where = _where(drill, seed)
-        if p.decided is not None:
-            rules = g.category in ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
-            what = "breaks the drill's own rules" if rules else "itself fails"
-            field = "reference" if g.status != "authoring" else "check"
-            rep.add(("drills", i, field), f"the reference {what}: {g.feedback}")
-            return False
-        if result is None or not _finished(result):
-            if result is not None and str(result.status) == "timeout":
-                limit = time_limit(drill)
-                rep.add(("drills", i, "reference"), f"the reference did not finish within "
-                        f"{limit:g} s, the drill's time limit, on {where}: does it loop?")  # fmt: skip
-            else:
-                why = f"{result.status} {result.reason}".rstrip() if result else "no result"
-                rep.add(
-                    ("drills", i, "reference"), f"the reference did not finish on {where}: {why}"
-                )
-            return False
-        value = result.value if isinstance(result.value, dict) else {}
-        if value.get("stage") == "inputs_error":
-            err = value["error"]
-            if err.get("kind") == "case":  # cases come first: the trial is the case's index
-                rep.add(("drills", i, "check", "cases", err["trial"]), "this case cannot be "
-                        f"made into the check's arguments: {err['message']}")  # fmt: skip
-            else:
-                rep.add(("drills", i, "check", "args"), f"the inputs cannot be drawn on {where}, "
-                        f"trial {err.get('trial')}: {err['message']}")  # fmt: skip
-            return False
-        if value.get("stage") in ("setup_error", "reference_error", "answer_error"):
-            err = value["error"]
-            field = "setup" if value["stage"] == "setup_error" else "reference"
-            msg = f"{err['type']}: {err['message']} on {where}"
-            if "trial" in err:
-                msg += f", trial {err['trial']} with {codecheck.inputs_text(err['inputs'])}"
-            rep.add(*_placed(drill, i, field, msg, err.get("line")))
-            return False
-        if not g.correct:
-            what = ("breaks the drill's own rules" if g.category in ("not_allowed", "forbidden")
-                    else "does not pass its own check")  # fmt: skip
-            rep.add(("drills", i, "reference"), f"the reference {what} on {where}: {g.feedback}")
-            return False
-    return True
-
-
-def _check_failing(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill = ref.drill
-    answers: list[tuple[Path_, str, str]] = [(("drills", i, "starter"), drill.starter, "starter")]
-    for j, w in enumerate(drill.wrong_answers):
-        path: Path_ = (
-            ("drills", i, "wrong", j) if not w.feedback else ("drills", i, "wrong", j, "code")
-        )
-        answers.append((path, w.code, f"wrong[{j}]"))
-    for path, text, name in answers:
-        for seed, _answer, p, _result, g in _grades(ref, text, sandbox, "pass"):
-            if p.decided is not None:
-                if g.status == "invalid" and name != "starter":
-                    rep.add(path, f"this wrong answer fails only because it cannot be read: "
-                            f"{g.feedback} (it should fail the check itself)")  # fmt: skip
-                break
-            if g.correct:
-                where = _where(drill, seed)
-                if name == "starter":
-                    msg = f"the starter already passes the check on {where}; nothing to do"
-                else:
-                    msg = (f"this wrong answer passes the check on {where}; it must fail "
-                           "(make the check stricter: more trials, wider params, an assert)")  # fmt: skip
-                rep.add(path, msg)
-                break
-
-
-def check_attacks(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    """The attack pass (``grading.attacks``): forged answers that pass are reported."""
-    drill = ref.drill
-    params = draw_params(drill.params, attacks.MADE_FROM)
-    kwargs = codecheck.code_kwargs(drill, params, "", attacks.MADE_FROM)
-    made = sandbox.call(
-        attacks.FORGE_TARGET,
-        timeout=time_limit(drill),
-        profile=drill.profile,
-        **attacks.forge_kwargs(
-            drill, kwargs["setup"], kwargs["reference"], kwargs["trials"], kwargs["assert_code"]
-        ),
-    )
-    if str(made.status) != "ok" or not isinstance(made.value, dict):
-        return  # the reference's own checks have already reported why it does not run
-
-    def grader(text: str, seeds: Sequence[int]) -> list[int]:
-        return [seed for seed, *_, g in _grades(ref, text, sandbox, "pass", seeds=seeds)
-                if g.correct]  # fmt: skip
-
-    forged = {k: v for k, v in made.value.items() if isinstance(v, str)}
-    for finding in attacks.attack(forged, grader):
-        rep.add(("drills", i, "check"), finding.message(_where(drill, finding.seed)),
-                severity=ATTACK_SEVERITY)  # fmt: skip
-
-
-def _check_code(ref: _Ref[CodeDrill], i: int, sandbox: Sandbox, rep: _Reporter) -> None:
-    drill = ref.drill
-    if drill.check.call and not drill.check.assert_ and not drill.wrong:
-        rep.add(("drills", i, "check"), "the only check is the comparison with the reference "
-                "and the drill lists no `wrong` answers, so a wrong reference would pass "
-                "unnoticed: add the mistakes a learner makes under `wrong`", severity="warning")  # fmt: skip
-    if _check_reference(ref, i, sandbox, rep):
-        _check_failing(ref, i, sandbox, rep)
-        check_attacks(ref, i, sandbox, rep)
+        return out
 
 
 def _pool(sandbox: Sandbox | SandboxPool) -> tuple[SandboxPool, bool]:
@@ -385,21 +201,13 @@ def run_checks(
     pool, made = _pool(sandbox)
     try:
         for i, drill in enumerate(pack.drills):
-            run = isinstance(drill, OrderDrill) and drill.run is not None
-            if not isinstance(drill, (PredictDrill, CodeDrill)) and not run:
-                continue
-            if only is not None and drill.id not in only:
+            kind = kind_of(drill)
+            if not kind.checks(drill) or (only is not None and drill.id not in only):
                 continue
             full_id = pack.full_id(drill)
             box = _sandbox_for(full_id, drill, i, pool, rep, skipped)
-            if box is None:
-                continue
-            if isinstance(drill, OrderDrill):
-                _check_order(drill, i, box, rep)
-            elif isinstance(drill, PredictDrill):
-                _check_predict(_Ref(full_id, drill), i, box, rep)
-            elif isinstance(drill, CodeDrill):
-                _check_code(_Ref(full_id, drill), i, box, rep)
+            if box is not None:
+                kind.check(DrillCheck(_Ref(full_id, drill), i, box, rep))
     finally:
         if made:
             pool.close()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tutor.content.models import ChoiceDrill, CodeDrill, OrderDrill
 from tutor.grading.engine import DrillLike, grade, grade_async
-from tutor.grading.variants import draw_params, render, render_prose
+from tutor.grading.kinds import kind_of
+from tutor.grading.variants import draw_params
 
 if TYPE_CHECKING:
     from tutor.sandbox import AsyncSandbox, Sandbox
@@ -21,15 +21,7 @@ def written_answer(ref: DrillLike, seed: int) -> str | None:
     """The answer as the drill writes it, rendered for ``seed`` (None for a predict drill,
     whose answer only torch can give)."""
     drill = ref.drill
-    params = draw_params(drill.params, seed)
-    if isinstance(drill, ChoiceDrill):
-        right = next(c for c in drill.choices if c.correct)
-        return render_prose(right.answer, params)
-    if isinstance(drill, OrderDrill):
-        return "\n".join(render(line, params) for line in drill.lines)
-    if isinstance(drill, CodeDrill):
-        return render(drill.reference, params).rstrip() + "\n"
-    return None
+    return kind_of(drill).written_answer(drill, draw_params(drill.params, seed))
 
 
 def _from_grade(expected: str, feedback: str) -> str:

@@ -23,35 +23,27 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 from statistics import median
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
-
-from tutor.content.models import ChoiceDrill, CodeDrill, Drill, OrderDrill, Pack, PredictDrill
+from tutor.content.models import Drill, Pack
 from tutor.content.positions import Locator, dotted
 from tutor.content.problems import Problem
-from tutor.grading import order, order_check
-from tutor.grading.engine import CODE_TIMEOUT, PREDICT_TIMEOUT, grade, plan, run_call
-from tutor.grading.mistakes import truth_problems
-from tutor.grading.variants import draw_params, render, render_prose
-from tutor.probes.data_grading import PredictAuthoring, PredictData
+from tutor.grading.engine import grade, run_call
+from tutor.grading.grade import Plan
+from tutor.grading.kinds import kind_of
+from tutor.grading.kinds.base import DrillRef, Where
+from tutor.grading.variants import draw_params, render
+from tutor.sandbox.result import RunResult
 
 if TYPE_CHECKING:
     from tutor.sandbox import Sandbox
     from tutor.sandbox.pool import SandboxPool
 
-_PREDICT: TypeAdapter[PredictData] = TypeAdapter(PredictData)
 #: the longest limit of each sandbox limits profile, for the slow-drill budget
 _PROFILE_TIMEOUT = {"default": 0.0, "compile": 180.0}
 
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-
-#: a path within a drill: ("wrong", 0, "ask")
-_Path = tuple[str | int, ...]
 #: what sweeping found: (path within the drill, message)
-Found = list[tuple[_Path, str]]
+Found = list[tuple[Where, str]]
 
 
 @dataclass(frozen=True)
@@ -97,7 +89,7 @@ class DrillSweep:
 
 def budget_s(drill: Drill) -> float:
     """Half the time limit a learner's grading of ``drill`` gets, in seconds."""
-    base = PREDICT_TIMEOUT if isinstance(drill, PredictDrill) else CODE_TIMEOUT
+    base = kind_of(drill).timeout
     return max(base, _PROFILE_TIMEOUT.get(drill.limits or "default", 0.0)) / 2
 
 
@@ -107,185 +99,49 @@ def _where(drill: Drill, seed: int) -> str:
     return f"seed {seed}" + (f" ({shown})" if shown else "")
 
 
-def _timed(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> tuple[_T, float]:
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, (time.perf_counter() - start) * 1000
+class DrillTrials:
+    """What a kind's ``sweep`` gets for one drill (``kinds.base.Sweep``): every call it makes
+    is timed into ``out``, every answer graded through the engine."""
 
+    def __init__(self, ref: DrillRef, out: DrillSweep, sandbox: Sandbox, answers: bool) -> None:
+        self.ref, self.out, self.sandbox, self.answers = ref, out, sandbox, answers
+        self.seeds = out.seeds
 
-def _truth(ref: _Ref, seed: int, sandbox: Sandbox) -> tuple[str, str, float, _Path]:
-    """One predict variant: (``value`` | exception name | ``!`` when broken (``!!``: the
-    message names the variant), message, ms, the path of what is broken inside the drill)."""
-    p = plan(ref, "", seed)
-    result, ms = _timed(run_call, p, sandbox)
-    ask: _Path = ("ask",)
-    if result is None:
-        return "!", "setup/ask made no sandbox call", ms, ask
-    if str(result.status) != "ok":
-        return "!", f"setup/ask did not finish: {result.status} {result.reason}".rstrip(), ms, ask
-    try:
-        data = _PREDICT.validate_python(result.value)
-    except ValidationError as exc:
-        return "!", f"the probe sent data that cannot be read: {exc.errors()[0]['msg']}", ms, ask
-    if isinstance(data, PredictAuthoring):
-        err = data.error
-        return "!", f"{data.field} raised {err.type}: {err.message}", ms, ask
-    truth = data.value.model_dump()
-    if truth["type"] == "other":
-        return "!", f"ask returns a {truth.get('pytype')}, which a learner cannot type", ms, ask
-    if truth["type"] == "tensor" and truth.get("values") is None:
-        return (
-            "!",
-            f"ask returns a tensor of {truth.get('numel')} elements, too many to type",
-            ms,
-            ask,
-        )
-    assert isinstance(ref.drill, PredictDrill)
-    where = _where(ref.drill, seed)
-    for path, message, severity, _ in truth_problems(ref.drill, data.model_dump(), where):
-        if severity == "error":  # the message names the variant already
-            return "!!", message, ms, path
-    if truth["type"] == "exception":
-        return str(truth["name"]), str(truth.get("message", "")), ms, ask
-    return "value", "", ms, ask
+    def where(self, seed: int) -> str:
+        return _where(self.ref.drill, seed)
 
+    def timed(self, plan: Plan) -> tuple[RunResult | None, float]:
+        start = time.perf_counter()
+        result = run_call(plan, self.sandbox)
+        ms = (time.perf_counter() - start) * 1000
+        self.out.times_ms.append(ms)
+        return result, ms
 
-def _sweep_predict(ref: _Ref, drill: PredictDrill, out: DrillSweep, sandbox: Sandbox) -> Found:
-    seen: dict[tuple[str, ...], tuple[str, str, _Path]] = {}
-    raised: dict[str, int] = {}  # exception name -> first seed
-    valued: int | None = None
-    for seed in out.seeds:
-        params = draw_params(drill.params, seed)
-        key = (drill.setup_code(params), render(drill.ask, params),
-               *(render(w.ask, params) for w in drill.wrong))  # fmt: skip
-        if key not in seen:  # the truth depends on the rendered code only
-            outcome, message, ms, path = _truth(ref, seed, sandbox)
-            out.times_ms.append(ms)
-            seen[key] = (outcome, message, path)
-        outcome, message, path = seen[key]
-        if outcome in ("!", "!!"):
-            where = "" if outcome == "!!" else f" on {_where(drill, seed)}"
-            out.failing_seed, out.failure = seed, f"{message}{where}"
-            return [(path, out.failure)]
-        if outcome == "value":
-            valued = seed if valued is None else valued
-        else:
-            raised.setdefault(outcome, seed)
-    meant = drill.prompt + drill.explain  # "the shape, or the error?" drills name the error
-    unnamed = {name: seed for name, seed in raised.items() if name not in meant}
-    if unnamed and valued is not None:
-        name, seed = min(unnamed.items(), key=lambda kv: kv[1])
-        out.failing_seed = seed
-        out.failure = (
-            f"ask raises {name} on {_where(drill, seed)} but returns a value on "
-            f"{_where(drill, valued)}: narrow the params (if the error is the point, name "
-            f"{name} in the drill's explain)"
-        )
-        return [(("ask",), out.failure)]
-    return []
+    def passes(self, text: str, seed: int, timed: bool = True) -> tuple[bool, str]:
+        answer = render(text, draw_params(self.ref.drill.params, seed))
+        start = time.perf_counter()
+        g = grade(self.ref, answer, seed, self.sandbox)
+        if timed:
+            self.out.times_ms.append((time.perf_counter() - start) * 1000)
+        return g.correct, g.feedback
 
-
-def _passes(ref: _Ref, text: str, seed: int, sandbox: Sandbox) -> tuple[bool, str, float]:
-    answer = render(text, draw_params(ref.drill.params, seed))
-    g, ms = _timed(grade, ref, answer, seed, sandbox)
-    return g.correct, g.feedback, ms
-
-
-def _sweep_code(
-    ref: _Ref, drill: CodeDrill, out: DrillSweep, sandbox: Sandbox, answers: bool
-) -> Found:
-    for seed in out.seeds:
-        ok, feedback, ms = _passes(ref, drill.reference, seed, sandbox)
-        out.times_ms.append(ms)
-        if not ok:
-            out.failing_seed = seed
-            out.failure = f"the reference fails on {_where(drill, seed)}: {feedback}"
-            return [(("reference",), out.failure)]
-    found: Found = []
-    if not answers:
-        return found
-    tried: list[tuple[tuple[str | int, ...], str, str]] = [
-        (("starter",), drill.starter, "the starter")
-    ]
-    tried += [(("wrong", j), w, f"wrong[{j}]") for j, w in enumerate(_wrong_texts(drill))]
-    for path, text, name in tried:
-        if not any(not _passes(ref, text, seed, sandbox)[0] for seed in out.seeds):
-            found.append((path, f"{name} passes on every one of {len(out.seeds)} trials; "
-                          "it must fail on at least one"))  # fmt: skip
-    return found
-
-
-def _wrong_texts(drill: CodeDrill) -> list[str]:
-    """The code of each ``wrong`` entry (a string, or an entry with ``code``)."""
-    return [w if isinstance(w, str) else w.code for w in drill.wrong]
-
-
-def _twins(raw: list[str], texts: list[str]) -> tuple[int, int] | None:
-    """Two texts that read the same once rendered though written differently (texts written
-    alike on purpose are the author's choice)."""
-    first: dict[str, int] = {}
-    for i, text in enumerate(texts):
-        key = " ".join(text.split())
-        if key in first and raw[first[key]] != raw[i]:
-            return first[key], i
-        first.setdefault(key, i)
-    return None
-
-
-def _sweep_static(drill: OrderDrill | ChoiceDrill, out: DrillSweep) -> Found:
-    for seed in out.seeds:
-        params = draw_params(drill.params, seed)
-        if isinstance(drill, OrderDrill):
-            rendered = [render(x, params) for x in drill.lines]
-            twins, field_, what = _twins(drill.lines, rendered), "lines", "lines"
-        else:
-            raw = [c.answer for c in drill.choices]
-            texts = [render_prose(x, params) for x in raw]
-            twins, field_, what = _twins(raw, texts), "choices", "choices"
-        if twins is not None:
-            i, j = twins
-            out.failing_seed = seed
-            out.failure = (f"{what} {i} and {j} read the same on {_where(drill, seed)}; "
-                           "a learner cannot tell them apart")  # fmt: skip
-            return [((field_, j), out.failure)]
-    return []
-
-
-def _sweep_run(drill: OrderDrill, out: DrillSweep, sandbox: Sandbox) -> Found:
-    """An order drill checked by running: its right orders pass on every variant."""
-    for run in order_check.runs(drill, out.seeds):
-        if not run.must_pass:
-            continue
-        result, ms = _timed(sandbox.call, order.TARGET, timeout=CODE_TIMEOUT, profile=drill.profile,
-                            **run.kwargs)  # fmt: skip
-        out.times_ms.append(ms)
-        if str(result.status) != "ok" or not isinstance(result.value, dict):
-            out.failing_seed = run.seed
-            out.failure = f"{run.name} did not finish on {run.where}: {result.status}"
-            return [(run.path, out.failure)]
-        found = [f for f in order_check.problems(drill, [run], [result.value]) if f[2] == "error"]
-        if found:
-            out.failing_seed = run.seed
-            out.failure = found[0][1]
-            return [(found[0][0], out.failure)]
-    return []
+    def fail(self, seed: int | None, where: Where, message: str) -> Found:
+        self.out.failing_seed, self.out.failure = seed, message
+        return [(where, message)]
 
 
 def sweep_drill(
-    ref: _Ref, seeds: list[int], sandbox: Sandbox, budget: float | None = None, answers: bool = True
+    ref: DrillRef,
+    seeds: list[int],
+    sandbox: Sandbox,
+    budget: float | None = None,
+    answers: bool = True,
 ) -> tuple[DrillSweep, Found]:
     """Sweep one drill over ``seeds``: its stats and (path within the drill, message) found.
     ``answers=False`` skips proving that the starter and ``wrong`` answers fail."""
     drill = ref.drill
     out = DrillSweep(ref.full_id, drill.kind, list(seeds), budget or budget_s(drill))
-    if isinstance(drill, PredictDrill):
-        found = _sweep_predict(ref, drill, out, sandbox)
-    elif isinstance(drill, CodeDrill):
-        found = _sweep_code(ref, drill, out, sandbox, answers)
-    else:
-        found = _sweep_static(drill, out)
-        if not found and isinstance(drill, OrderDrill) and drill.run is not None:
-            found = _sweep_run(drill, out, sandbox)
+    found = kind_of(drill).sweep(DrillTrials(ref, out, sandbox, answers))
     if out.slow:
         why = "--budget" if budget else "half the grading time limit"
         found.append(((), f"slow: a trial took {max(out.times_ms):.0f} ms, over the budget "
@@ -403,6 +259,6 @@ def regression_only(pack: Pack, drill: Drill) -> list[int]:
     """What a plain ``tutor pack check`` adds: a drill's regression seeds (for a predict drill,
     with the plain seeds 0 to 4 to compare its truths with); none when it has none."""
     pinned = pack.seeds_of(drill)
-    if pinned and isinstance(drill, PredictDrill):
+    if pinned and kind_of(drill).truths:
         return [*range(5), *(s for s in pinned if s >= 5)]
     return pinned

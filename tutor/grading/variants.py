@@ -12,12 +12,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from tutor.content.models import (
-    ChoiceDrill,
     ChoiceParam,
-    CodeDrill,
-    Drill,
     IntParam,
-    OrderDrill,
     Params,
     ParamValue,
 )
@@ -27,7 +23,6 @@ __all__ = [
     "Params",
     "Variant",
     "draw_params",
-    "make_variant",
     "new_seed",
     "render",
     "render_prose",
@@ -128,28 +123,3 @@ def shuffled(items: list[str], rng: random.Random) -> list[str]:
     while out == items:
         rng.shuffle(out)
     return out
-
-
-def make_variant(full_id: str, drill: Drill, seed: int) -> Variant:
-    """The attempt of ``drill`` (a content model) for ``seed``: what the drill screen shows.
-
-    Order lines and choices are shuffled by ``random.Random(seed)``, never left as written
-    (unless every item is the same)."""
-    params = draw_params(drill.params, seed)
-    rng = random.Random(seed)
-    variant = Variant(
-        drill=full_id,
-        seed=seed,
-        params=params,
-        prompt=render_prose(drill.prompt, params),
-        setup=drill.setup_code(params),
-        hints=[render_prose(h, params) for h in drill.hints],
-        explain=render_prose(drill.explain, params),
-    )
-    if isinstance(drill, CodeDrill):  # code and fix drills
-        variant.starter = render(drill.starter, params)
-    elif isinstance(drill, ChoiceDrill):
-        variant.choices = shuffled([render_prose(c.answer, params) for c in drill.choices], rng)
-    elif isinstance(drill, OrderDrill):
-        variant.lines = shuffled([render(line, params) for line in drill.lines], rng)
-    return variant

@@ -19,8 +19,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
 from textual.worker import Worker
 
+from tutor.grading.attempt import make_variant
+from tutor.grading.kinds import kind_of
 from tutor.grading.outcome import outcome_of
-from tutor.grading.variants import make_variant
 from tutor.ui.messages import OpenLab
 from tutor.ui.progress_view import until
 from tutor.ui.screens.drill_editor import EditorActions
@@ -42,14 +43,6 @@ from tutor.ui.widgets.run_status import RunStatus
 
 if TYPE_CHECKING:
     from tutor.grading.grade import Grade
-
-KIND_HELP = {
-    "predict": "Type what torch returns (or the exception it raises) and press enter.",
-    "choice": "Pick the one correct answer (enter or click).",
-    "order": "Put the lines in order: shift+↑/↓ (or K/J, or the buttons) move a line; ctrl+s submits.",
-    "code": "Write the code in the editor; ctrl+s submits; ctrl+o: $EDITOR (quitting it submits).",
-    "fix": "Repair the code in the editor; ctrl+s submits; ctrl+o: $EDITOR (quitting it submits).",
-}
 
 
 class DrillScreen(EditorActions, Screen[bool | None]):
@@ -103,6 +96,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         seed = self._seed if self._seed is not None else self.app.new_seed()
         self.variant = make_variant(ref.full_id, ref.drill, seed)
         drill = ref.drill
+        self.kind = kind = kind_of(drill)
         yield Header()
         with FocusScroll(id="drill-main"):
             yield Static(self._title_text(), id="drill-title")
@@ -110,16 +104,16 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             given = self._given_text()
             if given.plain.strip():
                 yield Static(given, id="drill-given")
-            yield Static(KIND_HELP[drill.kind], id="drill-how")
-            yield answer_widget(drill.kind, self.variant)
+            yield Static(kind.how, id="drill-how")
+            yield answer_widget(kind.answer_input, self.variant)
             with Horizontal(id="drill-buttons"):
                 yield Button("Submit", id="submit", variant="primary")
                 yield Button("Hint", id="hint")
                 yield Button("Reset", id="reset")
-                if drill.kind == "order":
+                if kind.answer_input == "order":
                     yield Button("↑", id="move-up")
                     yield Button("↓", id="move-down")
-                if drill.kind in ("code", "fix"):
+                if kind.answer_input == "code":
                     yield Button("$EDITOR", id="editor")
                 if drill.lab:
                     yield Button(f"Lab: {drill.lab}", id="lab")
@@ -164,13 +158,13 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.title = "Review" if self.review else f"Drill · chapter {self.ref.chapter}"
         feedback = self.query_one("#feedback", FeedbackPanel)
         feedback.display = False
-        feedback.show_expected = self.ref.drill.kind == "predict"
+        feedback.show_expected = self.kind.truths
         self.query_one("#drill-explain", Markdown).display = False
         self.query_one("#drill-hints", Static).display = False
         self.query_one("#drill-answer", Static).display = False
         if not self.review:
             self.app.store.set_last_location("drill", self.full_id)
-        if self.ref.drill.kind in ("code", "fix"):
+        if self.kind.answer_input == "code":
             self.watch(self.app, "theme", self._theme_changed)
         self.query_one("#answer").focus()
 
@@ -183,7 +177,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return True
         drill = self.ref.drill
         if action in ("editor", "watch"):
-            return drill.kind in ("code", "fix")
+            return self.kind.answer_input == "code"
         if action == "lab":
             return bool(drill.lab)
         if action == "next":
@@ -232,7 +226,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     def current_answer(self) -> str:
         """The answer as it stands in the answer widget."""
-        return read_answer(self.ref.drill.kind, self.query_one("#answer"), self.variant)
+        return read_answer(self.query_one("#answer"), self.variant)
 
     def action_submit(self) -> None:
         answer = self.current_answer()
@@ -357,7 +351,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         except Exception as exc:
             panel.update(Text(f"The answer could not be worked out: {exc}"))
             return
-        panel.update(answer_view(self.ref.drill.kind, text, self.app.current_theme.dark))
+        panel.update(answer_view(self.kind.answer_input, text, self.app.current_theme.dark))
         self._show_explain()
         self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 
@@ -377,7 +371,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
 
     def action_reset(self) -> None:
-        reset_answer(self.ref.drill.kind, self.query_one("#answer"), self.variant)
+        reset_answer(self.query_one("#answer"), self.variant)
         self.query_one(FeedbackPanel).grade = None
         self.query_one("#answer").focus()
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
+from tutor.grading.kinds import kind_of
 from tutor.ui.screens.editor import EditorSession
 
 if TYPE_CHECKING:
@@ -22,13 +23,17 @@ class EditorActions:
     full_id: str
     ref: DrillRef
 
+    def _code(self) -> bool:
+        """Whether the drill's answer is code (its kind's input is the editor)."""
+        return kind_of(self.ref.drill).answer_input == "code"
+
     def _session(self) -> EditorSession:
         if self.editor_session is None:
-            self.editor_session = EditorSession(self.full_id, self.ref.drill.kind)
+            self.editor_session = EditorSession(self.full_id, self._code())
         return self.editor_session
 
     def action_editor(self) -> None:
-        if self.ref.drill.kind not in ("code", "fix"):
+        if not self._code():
             self.notify("$EDITOR is for code and fix drills.")
             return
         session = self._session()
@@ -55,7 +60,7 @@ class EditorActions:
         self._take_file(text)
 
     def action_watch(self) -> None:
-        if self.ref.drill.kind not in ("code", "fix"):
+        if not self._code():
             self.notify("Watch mode is for code and fix drills.")
             return
         session = self._session()
@@ -79,8 +84,7 @@ class EditorActions:
 
     def _take_file(self, text: str) -> None:
         widget = self.query_one("#answer")
-        kind = self.ref.drill.kind
-        if kind in ("code", "fix"):
+        if self._code():
             widget.load_text(text)  # type: ignore[attr-defined]
         if text.strip():
             self.grade(text)

@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option
 
+from tutor.grading.kinds.base import AnswerInput
 from tutor.grading.variants import Variant
 from tutor.ui.widgets.code_editor import CodeEditor
 from tutor.ui.widgets.inline_text import inline
@@ -17,9 +18,10 @@ from tutor.ui.widgets.order_list import OrderList
 from tutor.ui.widgets.wrapped_code import WrappedCode
 
 
-def answer_widget(kind: str, variant: Variant) -> Widget:
-    """The input that suits the drill kind, filled with its starting state."""
-    if kind == "predict":
+def answer_widget(kind: AnswerInput, variant: Variant) -> Widget:
+    """The input a drill kind declares (``Kind.answer_input``), filled with its starting
+    state."""
+    if kind == "line":
         return Input(
             placeholder="what does torch give? e.g. (1, 12, 4) or RuntimeError", id="answer"
         )
@@ -40,11 +42,11 @@ SHOWN = (
 )
 
 
-def answer_view(kind: str, text: str, dark: bool) -> Visual | RenderableType:
+def answer_view(kind: AnswerInput, text: str, dark: bool) -> Visual | RenderableType:
     """The revealed answer: code highlighted and wrapped as lesson code is, a choice or an order
     with its Markdown drawn, a value literally; then what showing it means."""
     note = Content.styled(SHOWN, "dim")
-    if kind in ("code", "fix"):
+    if kind == "code":
         code = WrappedCode(text.rstrip(), theme="ansi_dark" if dark else "ansi_light")
         return Group(Text("Answer:", style="bold"), code, Text(SHOWN, style="dim"))
     body = inline(text.rstrip()) if kind in ("choice", "order") else Content(text.rstrip())
@@ -57,7 +59,7 @@ def editor_theme(dark: bool) -> str:
     return "css" if dark else "github_light"
 
 
-def read_answer(kind: str, widget: Widget, variant: Variant) -> str:
+def read_answer(widget: Widget, variant: Variant) -> str:
     """The learner's answer as the grader takes it (see the drill CLI contract): a choice is
     the text of the answer picked, as the drill writes it (its Markdown marks included)."""
     if isinstance(widget, Input):
@@ -72,7 +74,7 @@ def read_answer(kind: str, widget: Widget, variant: Variant) -> str:
     raise TypeError(f"no answer in {widget!r}")
 
 
-def reset_answer(kind: str, widget: Widget, variant: Variant) -> None:
+def reset_answer(widget: Widget, variant: Variant) -> None:
     """Put the answer widget back to its starting state."""
     if isinstance(widget, Input):
         widget.value = ""

@@ -19,8 +19,8 @@ def editor_command() -> list[str]:
 class EditorSession:
     """The file under ``$TUTOR_HOME/work/`` that holds one drill's answer."""
 
-    def __init__(self, full_id: str, kind: str) -> None:
-        suffix = ".py" if kind in ("code", "fix") else ".txt"
+    def __init__(self, full_id: str, code: bool) -> None:
+        suffix = ".py" if code else ".txt"
         self.path: Path = home_dir() / "work" / (full_id.replace("/", "--") + suffix)
         self.watching = False
         """Whether a watch worker re-grades on save."""
