@@ -289,9 +289,6 @@ def test_prose_numbers_have_a_snippet():
 def test_drill_prompts_quote_numbers_torch_printed():
     """Numbers quoted in drill prompts and explanations are ones a lesson snippet printed."""
     quoted = {
-        ("04-bugs.yaml", "fix-zero-grad"): ["17.875", "7.232", "0.198", "0.066", "19.7"],
-        ("04-bugs.yaml", "fix-step-before-backward"): ["17.875"],
-        ("04-bugs.yaml", "fix-lr-too-high"): ["17.9", "365", "7.74e+03"],
         ("04-loop.yaml", "third-step-applies"): ["17.875", "7.232", "0.198", "0.066", "19.7"],
         ("04-loop.yaml", "overfit-initial-loss"): ["17.875"],
         ("04-loop.yaml", "momentum-two-steps"): ["0.498", "0.4942", "0.02"],

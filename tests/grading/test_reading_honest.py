@@ -46,12 +46,6 @@ def _drills(tmp: Path) -> dict[str, CodeDrill]:
 
 
 DRILLS = _drills(Path(__import__("tempfile").mkdtemp()))
-#: starters the reading refuses, and why that is right
-REFUSED_STARTERS = {
-    # its bug is loading a whole pickled model: `weights_only=False` unpickles anything, so the
-    # reading refuses it (the refusal names the call the fix removes)
-    "loop-bugs/fix-checkpoint": "weights_only",
-}
 
 
 def read(drill: CodeDrill, code: str, resolver_of) -> list[Refusal]:
@@ -89,11 +83,7 @@ def test_every_reference_passes_the_reading(full_id, mode):
 @pytest.mark.parametrize("full_id", sorted(DRILLS))
 def test_every_starter_passes_the_reading(full_id, mode):
     drill = DRILLS[full_id]
-    found = [str(r) for r in read(drill, drill.starter, MODES[mode])]
-    if full_id in REFUSED_STARTERS:
-        assert found and all(REFUSED_STARTERS[full_id] in f for f in found), found
-    else:
-        assert found == []
+    assert [str(r) for r in read(drill, drill.starter, MODES[mode])] == []
 
 
 HONEST = [
@@ -136,8 +126,7 @@ HONEST = [
      "    opt.zero_grad()\n    loss = F.mse_loss(w * x + b, y)\n    loss.backward()\n"
      "    opt.step()\n    losses.append(loss.item())\n"),
     ("loop-bugs/fix-checkpoint",
-     "import copy, os\ntorch.manual_seed(0)\nmodel = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\n"
-     "path = os.path.join('.', 'ckpt.pt')\ntorch.save(copy.deepcopy(model.state_dict()), path)\n"
+     "import copy, os\npath = os.path.join('.', 'ckpt.pt')\ntorch.save(copy.deepcopy(model.state_dict()), path)\n"
      "restored = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))\n"
      "restored.load_state_dict(torch.load(path))\n"),
     ("loop-bugs/fix-eval-forgotten",
