@@ -31,3 +31,32 @@ def test_every_category_has_a_hint_and_unknown_has_none():
         assert hint_for_category(category)
     assert hint_for_category(None) is None
     assert hint_for_category("no-such-category") is None
+
+
+@pytest.mark.parametrize(
+    ("message", "category"),
+    [
+        (
+            "stack expects each tensor to be equal size, but got [3] at entry 0 and [5] at entry 1",
+            "collate",
+        ),
+        ("Caught RuntimeError in DataLoader worker process 0.", "collate"),
+        ("masked_fill_ only supports boolean masks, but got mask with dtype float", "mask_dtype"),
+        (
+            "where expected condition to be a boolean tensor, but got a tensor with dtype Float",
+            "mask_dtype",
+        ),
+        ("tensors used as indices must be long, int, byte or bool tensors", "mask_dtype"),
+    ],
+)
+def test_a_hint_speaks_to_its_own_failure(message, category):
+    """A DataLoader's collate error gets no broadcasting advice, a float mask no promotion
+    rules."""
+    assert exception_category(message) == category
+    hint = hint_for_category(category) or ""
+    assert "broadcast" not in hint.lower() and "promot" not in hint.lower()
+
+
+def test_the_missed_raise_hint_names_no_one_failure():
+    hint = hint_for_category("missed_raise") or ""
+    assert "broadcast" not in hint and "view" not in hint

@@ -33,8 +33,17 @@ HINTS: dict[str, str] = {
         "message and the line of your code it names, then trace that line by hand."
     ),
     "missed_raise": (
-        "Before working out a value, check the operation is legal at all: do the shapes "
-        "broadcast, can this view be taken on these strides, do the dtypes and devices agree?"
+        "Before working out a value, check the call is legal here at all: what does it require "
+        "of its inputs (their shapes, layout, dtypes, devices), and do these inputs meet it?"
+    ),
+    "collate": (
+        "A DataLoader's default collate stacks the samples of a batch into one tensor, so "
+        "every sample of a batch must have the same shape. Which samples share a batch, and "
+        "do their shapes agree? (A `collate_fn` of your own can pad them.)"
+    ),
+    "mask_dtype": (
+        "A mask must be a bool tensor: a comparison (`x > 0`) gives one, `.bool()` converts one. "
+        "Indexing takes bool or integer tensors only, and float values never select."
     ),
     "predicted_raise": (
         "This operation is legal here. Work out the shapes step by step: size-1 dimensions "
@@ -119,6 +128,9 @@ _PATTERNS: list[tuple[str, str]] = [
     ("inplace_leaf", r"leaf Variable that requires grad is being used in an in-place"),
     ("backward_twice", r"backward through the graph a second time"),
     ("non_contiguous_view", r"view size is not compatible|use \.reshape|not contiguous"),
+    ("collate", r"stack expects each tensor to be equal size|default_collate|DataLoader worker"),
+    ("mask_dtype", r"boolean mask|expected condition to be a boolean|expected BoolTensor|"
+                   r"used as indices must be long, int, byte or bool"),
     ("broadcasting", r"must match the size of tensor|cannot be broadcast|not broadcastable|"
                      r"shape mismatch|doesn't match the broadcast shape|expanded size"),
     ("device_mismatch", r"same device|device type|on cuda|on cpu.* but"),
