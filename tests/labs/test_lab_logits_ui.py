@@ -109,3 +109,30 @@ async def test_logits_lab_bad_input_gets_a_message(sandbox):
             await pilot.press("enter")
             await settle(app, pilot)
             assert says in str(status.render()) and status.has_class("-shown")
+
+
+async def test_a_burst_of_nudges_runs_the_probe_once_on_the_last_logits(sandbox):
+    app = LabApp(LogitsLab(), sandbox)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(app, pilot)
+        lab, bars = app.lab, app.lab.query_one(LogitsBars)
+        started: list[list[float]] = []
+        asked: list[list[float]] = []
+        start, run_probe = lab.start, lab.run_probe
+
+        def counted_start(values):
+            started.append(values["logits"])
+            start(values)
+
+        async def counted_run(call, **kwargs):
+            asked.append(call.kwargs["logits"])
+            return await run_probe(call, **kwargs)
+
+        lab.start, lab.run_probe = counted_start, counted_run
+        for _ in range(8):  # a held key: eight nudges before the screen handles one
+            bars.post_message(LogitsBars.Nudged(0, 0.5))
+        await settle(app, pilot)
+        # the eight runs asked for collapse into one, on the last logits
+        assert started == asked == [[6.0, 1.0, 0.1]]
+        assert bars.result is not None and bars.result.logits == [6.0, 1.0, 0.1]
+        assert lab.query_one("#logits-logits", Input).value == "6, 1, 0.1"

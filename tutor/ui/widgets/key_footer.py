@@ -2,14 +2,17 @@
 
 It is also redrawn once per burst of key-binding changes: Textual's ``Footer`` schedules a full
 recompose for every change of the screen's bindings, and a screen coming up (mounts, focus,
-resume) changes them several times before its first frame. And each binding's key starts out
-compact, to be bound to the footer's own setting right after: two restyles per key for
-nothing; here they start out as compact as the footer."""
+resume) changes them several times before its first frame. Here each change asks, after the
+next refresh, for a ``Recompose`` message, and Textual hands the footer only the last of those
+waiting in a row (``can_replace``). And each binding's key starts out compact, to be bound to the
+footer's own setting right after: two restyles per key for nothing; here they start out as
+compact as the footer."""
 
 from __future__ import annotations
 
 from textual import events
 from textual.app import ComposeResult
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -33,7 +36,11 @@ class KeyFooter(Footer):
     }
     """
 
-    _recompose_due = False
+    class Recompose(Message, bubble=False):
+        """Compose the keys again; one replaces those waiting before it."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, KeyFooter.Recompose)
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the keys to the new width."""
@@ -57,14 +64,14 @@ class KeyFooter(Footer):
             yield widget
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """The screen's bindings changed: recompose after the next refresh, once."""
+        """The screen's bindings changed: ask to recompose after the next refresh (a burst of
+        changes asks in a row, and recomposes once)."""
         self._bindings_ready = True
-        if not screen.app.app_focus or self._recompose_due:
+        if not screen.app.app_focus:
             return
         if self.is_attached and screen is self.screen:
-            self._recompose_due = True
-            self.call_after_refresh(self._recompose_now)
+            self.call_after_refresh(self.post_message, self.Recompose())
 
-    async def _recompose_now(self) -> None:
-        self._recompose_due = False
+    async def on_key_footer_recompose(self, message: Recompose) -> None:
+        """The last of a burst of binding changes: draw the keys again."""
         await self.recompose()

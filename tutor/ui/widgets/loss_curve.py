@@ -1,13 +1,12 @@
-"""A live loss curve (plotext) that redraws at most ~20 times a second however fast it is fed."""
+"""A live loss curve (plotext) that redraws once per burst of updates, however fast it is fed."""
 
 from __future__ import annotations
 
 import math
 
-from textual.timer import Timer
+from textual.message import Message
 from textual_plotext import PlotextPlot
 
-REDRAW_INTERVAL = 0.05
 #: rows of a plot that hold no data: the title, the frame's top and bottom, the x labels
 FRAME_ROWS = 4
 
@@ -15,27 +14,34 @@ FRAME_ROWS = 4
 class LossCurve(PlotextPlot):
     """Plots a loss sequence on a log scale; inf/NaN values (``None``) leave a gap.
 
-    Call :meth:`show` as often as you like: the plot is rebuilt on a timer, so a stream of
-    updates costs one redraw per interval.
+    Call :meth:`show` as often as you like: each call keeps the data and asks for a ``Redraw``,
+    and Textual hands the curve only the last of the ``Redraw`` messages waiting in a row, so a
+    burst of updates costs one rebuild of the plot, drawn from the latest data.
     """
+
+    class Redraw(Message, bubble=False):
+        """Rebuild the plot from the curve's latest data; one replaces those waiting before it."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, LossCurve.Redraw)
 
     def __init__(self, *, title: str = "loss", id: str | None = None) -> None:
         super().__init__(id=id)
         self._title = title
         self._losses: list[float | None] = []
         self._steps = 0
-        self._pending: Timer | None = None
 
     def show(self, losses: list[float | None], steps: int) -> None:
         """Plot ``losses`` (one per step so far) on an x axis of ``steps`` steps."""
         self._losses, self._steps = losses, steps
-        if self._pending is None:
-            self._pending = self.set_timer(REDRAW_INTERVAL, self._redraw)
+        self.post_message(self.Redraw())
 
     def redraw_now(self) -> None:
         """Rebuild the plot at once (for tests and the final frame)."""
-        if self._pending is not None:
-            self._pending.stop()
+        self._redraw()
+
+    def on_loss_curve_redraw(self, message: Redraw) -> None:
+        """The last of a burst of updates: rebuild the plot."""
         self._redraw()
 
     @property
@@ -49,8 +55,8 @@ class LossCurve(PlotextPlot):
         self._redraw()
 
     def on_resize(self) -> None:
-        """Pick the ticks again for the new height (through the same throttle as new data)."""
-        self.show(self._losses, self._steps)
+        """Pick the ticks again for the new height (a ``Redraw``, as new data asks)."""
+        self.post_message(self.Redraw())
 
     def _tick_count(self) -> int:
         """How many loss marks the y axis has rows for: five, three or two (two marks that
@@ -59,7 +65,6 @@ class LossCurve(PlotextPlot):
         return 5 if rows >= 5 else 3 if rows >= 3 else 2
 
     def _redraw(self) -> None:
-        self._pending = None
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()

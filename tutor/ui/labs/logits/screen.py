@@ -6,25 +6,21 @@ and its gradient by autograd, both the right way and with softmax applied first.
 
 from __future__ import annotations
 
-import asyncio
 from typing import cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Input, Static
 
-from tutor.content.labs import Value
 from tutor.probes.data_logits import LogitsResult
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.logits.logits_bars import LogitsBars
 from tutor.ui.labs.logits.logits_summary import LogitsSummary
 from tutor.ui.labs.logits.logits_sweep import LogitsSweep
 from tutor.ui.labs.probe_call import RunFailed
-
-SETTLE = 0.05
-"""seconds to wait for more key presses before asking the sandbox (a burst costs one run)."""
 
 
 class LogitsLab(LabScreen[LogitsResult]):
@@ -42,6 +38,13 @@ class LogitsLab(LabScreen[LogitsResult]):
         Binding("slash", "edit", "Type logits"),
     ]
 
+    class Recompute(Message, bubble=False):
+        """Run the probe on the logits, target and mode as they are when it is handled; one
+        replaces those waiting before it, so a burst of key presses costs one run."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, LogitsLab.Recompute)
+
     def __init__(
         self, preset: dict[str, str] | None = None, *, result: LogitsResult | None = None
     ) -> None:
@@ -56,8 +59,6 @@ class LogitsLab(LabScreen[LogitsResult]):
         self.recorded = result
         if not 0 <= cast("int", self.values["target"]) < len(self.logits):
             self.values["target"] = 0
-        self.settle = False
-        """Whether the next run waits for more key presses first."""
 
     @property
     def logits(self) -> list[float]:
@@ -96,13 +97,6 @@ class LogitsLab(LabScreen[LogitsResult]):
     def failure(self, err: RunFailed) -> str:
         return err.detail
 
-    async def fetch(self, values: dict[str, Value]) -> LogitsResult | None:
-        """Ask the sandbox for ``values`` (after a short pause that absorbs key bursts)."""
-        if self.settle:
-            self.settle = False
-            await asyncio.sleep(SETTLE)
-        return await super().fetch(values)
-
     def show(self, data: LogitsResult) -> None:
         """Draw ``data`` in the bars and the summary."""
         self.hide_error()
@@ -110,10 +104,13 @@ class LogitsLab(LabScreen[LogitsResult]):
         self.query_one(LogitsSummary).result = data
         self.query_one(LogitsSweep).show(data)
 
-    def _again(self, *, settle: bool) -> None:
-        """Run again with the logits, target and mode as they are now."""
-        self.settle = settle
+    def _again(self) -> None:
+        """Ask for a run with the logits, target and mode as they will be."""
         self._show_mode()
+        self.post_message(self.Recompute())
+
+    def on_logits_lab_recompute(self, message: Recompute) -> None:
+        """The last of a burst of changes: run the probe on them."""
         self.start(dict(self.values))
 
     @on(LogitsBars.Nudged)
@@ -123,12 +120,12 @@ class LogitsLab(LabScreen[LogitsResult]):
         self.values["logits"] = logits
         field = self.query_one("#logits-logits", Input)
         field.value = self.lab.param("logits").text_of(logits)
-        self._again(settle=True)
+        self._again()
 
     @on(LogitsBars.TargetPicked)
     def _target(self, event: LogitsBars.TargetPicked) -> None:
         self.values["target"] = event.index
-        self._again(settle=True)
+        self._again()
 
     def submitted(self, event: Input.Submitted) -> None:
         """Typed logits: the target and the selection stay within the new classes."""
@@ -142,12 +139,12 @@ class LogitsLab(LabScreen[LogitsResult]):
         bars = self.query_one(LogitsBars)
         bars.selected = min(bars.selected, len(logits) - 1)
         bars.focus()
-        self._again(settle=False)
+        self._again()
 
     def action_toggle_softmax(self) -> None:
         """Switch softmax-before-CrossEntropyLoss on or off."""
         self.values["softmax_first"] = not self.values["softmax_first"]
-        self._again(settle=False)
+        self._again()
 
     def action_edit(self) -> None:
         """Focus the logits input to type a list."""
