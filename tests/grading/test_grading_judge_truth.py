@@ -36,7 +36,7 @@ HONEST = {
     "halve": "def halve(t):\n    return t * 0.5\n",
     "doubled-data": "z = y + y\n",
     "count-each": "def count(model):\n    return sum(p.numel() for p in model.parameters())\n",
-    "positive-steps": "steps = [0.5, 2.0, 1.0]\n",
+    "positive-steps": "steps = [m if m > 0 else -m for m in moves]\n",
 }
 
 
