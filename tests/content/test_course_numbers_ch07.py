@@ -79,3 +79,32 @@ def test_drill_truth_is_permute_then_addmm(course):
     drill = course.drill(PACK, "linear-decomposes-to")
     truth = course.truth(drill, {"bias": True, "shape": "4, 3"})
     assert truth == "['aten.permute.default', 'aten.addmm.default']"
+
+
+def test_linear_without_a_bias_goes_through_matmul(course):
+    """The drill's hint for `bias=False`: transpose first, then matmul's own reshaping."""
+    drill = course.drill(PACK, "linear-decomposes-to")
+    three_d = course.truth(drill, {"bias": False, "shape": "2, 4, 3"}, timeout=120.0)
+    assert three_d == (
+        "['aten.permute.default', 'aten.view.default', 'aten.mm.default', 'aten.view.default']"
+    )
+    one_d = course.truth(drill, {"bias": False, "shape": "3"}, timeout=120.0)
+    assert "'aten.unsqueeze.default'" in one_d and "'aten.squeeze.dims'" in one_d
+    assert "`unsqueeze`" in drill.hints[2], "the hint speaks to the bias-free 1-D path"
+
+
+def test_an_example_batch_of_one_is_specialised_by_export(course):
+    drill = course.drill(PACK, "dim-hint-call")
+    auto = course.ask(drill, {"hint": "AUTO", "b": 1, "b2": 4})
+    assert auto.exception is not None and auto.exception.type == "AssertionError"
+    dynamic = course.ask(drill, {"hint": "DYNAMIC", "b": 1, "b2": 4})
+    assert dynamic.exception is not None and dynamic.exception.type == "ValueError"
+    assert course.truth(drill, {"hint": "AUTO", "b": 2, "b2": 6}) == "(6, 2)"
+
+
+def test_a_cond_on_a_fixed_shape_leaves_one_branch(course):
+    drill = course.drill(PACK, "cond-graph-ops")
+    fixed = {"pred": "x.shape[0] > 4", "size": 3, "shapes": "None"}
+    assert course.truth(drill, fixed, timeout=120.0) == "['aten.sub.Tensor']"
+    dynamic = dict(fixed, shapes="{'x': {0: Dim('n')}}")
+    assert "'cond'" in course.truth(drill, dynamic, timeout=120.0)
