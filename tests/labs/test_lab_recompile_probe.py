@@ -68,4 +68,4 @@ def test_on_the_cpu_runtime_the_probe_says_how_to_get_xla():
     with Sandbox() as sandbox:
         result = sandbox.call(PROBE, timeout=60.0, memory_mb=2048, sizes=[3, 5])
     assert result.status == "error"
-    assert "make xla-runtime" in result.message and "--runtime xla" in result.message
+    assert "needs torch_xla" in result.message and "make xla-runtime" in result.message

@@ -114,8 +114,8 @@ def bridges(code: str) -> Bridges:
         import torchax  # noqa: F401
     except ImportError:
         raise RuntimeError(
-            "the two-bridge ledger needs the xla runtime (build it with `make xla-runtime`, "
-            "then run with `--runtime xla`)"
+            "the two-bridge ledger needs torch_xla, which this runtime lacks: it runs on the xla "
+            "runtime (build it with `make xla-runtime`)"
         ) from None
     model, args = _define(code)
     with torch.no_grad():

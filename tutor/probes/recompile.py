@@ -21,8 +21,8 @@ def recompile(sizes: list[int], pad_to: int | None = None, features: int = 8) ->
         import torch_xla.debug.metrics as met
     except ImportError:
         raise RuntimeError(
-            "the recompilation lab needs the xla runtime (build it with `make xla-runtime`, "
-            "then run with `--runtime xla`)"
+            "the recompilation lab needs torch_xla, which this runtime lacks: it runs on the xla "
+            "runtime (build it with `make xla-runtime`)"
         ) from None
     device = torch_xla.device()
     torch.manual_seed(0)

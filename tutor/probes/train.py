@@ -62,8 +62,8 @@ def _device(backend: str) -> torch.device:
         import torch_xla
     except ImportError:
         raise RuntimeError(
-            "the xla backend needs the xla runtime (build it with `make xla-runtime`, "
-            "then run with `--runtime xla`)"
+            "the xla backend needs torch_xla, which this runtime lacks: it runs on the xla "
+            "runtime (build it with `make xla-runtime`)"
         ) from None
     return torch_xla.device()
 
