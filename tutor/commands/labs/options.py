@@ -11,7 +11,7 @@ import click
 from tutor.content.labs import Param
 
 
-class Parsed(click.ParamType):
+class Parsed(click.ParamType[Any, Any]):
     """A text the parameter's own ``parse`` turns into the probe's value (a list of logits,
     batch sizes, a shape), with the screen's sentence when it cannot."""
 
@@ -28,7 +28,7 @@ class Parsed(click.ParamType):
             self.fail(str(err), param, ctx)
 
 
-def _type(p: Param) -> click.ParamType | None:
+def _type(p: Param) -> click.ParamType[Any, Any] | None:
     """The click type that checks ``p`` as its control does."""
     if p.kind == "int":
         if p.low is None and p.high is None:

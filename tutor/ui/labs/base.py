@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from pydantic import BaseModel
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -38,7 +38,6 @@ from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.run_status import RunStatus
 
 D = TypeVar("D", bound=BaseModel)
-M = TypeVar("M", bound=BaseModel)
 
 
 class LabScreen(Screen[None], Generic[D]):
@@ -224,11 +223,9 @@ class LabScreen(Screen[None], Generic[D]):
         self.values = values
         return values
 
-    def start(self, values: dict[str, Value]) -> None:
+    @work(exclusive=True, group="lab")
+    async def start(self, values: dict[str, Value]) -> None:
         """Run the lab on ``values`` in a worker (a newer run cancels an older one)."""
-        self.run_worker(partial(self._run, values), exclusive=True, group="lab")
-
-    async def _run(self, values: dict[str, Value]) -> None:
         data = await self.fetch(values)
         if data is not None:
             self.show(data)
@@ -247,14 +244,11 @@ class LabScreen(Screen[None], Generic[D]):
         """Draw the probe's data (also used by tests with recorded data)."""
         raise NotImplementedError
 
-    async def run_probe(
-        self, call: ProbeCall, *, busy: str, model: type[M] | None = None
-    ) -> M | None:
+    async def run_probe(self, call: ProbeCall, *, busy: str) -> D | None:
         """Make ``call`` with the status spinning and saying ``busy`` (or, while the lab's
-        runtime starts, how long it has been starting); its data as ``model`` (the row's data
-        model unless given), or None once the error line says why (and, for a failed run, the
-        status says ``HINT``)."""
-        data_model = cast("type[M]", model or resolve(self.lab.data))
+        runtime starts, how long it has been starting); its data as the row's data model, or
+        None once the error line says why (and, for a failed run, the status says ``HINT``)."""
+        data_model = cast("type[D]", resolve(self.lab.data))
         self.say(busy, running=True)
 
         def show(line: str) -> None:

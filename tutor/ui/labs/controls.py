@@ -5,7 +5,7 @@ command line gives when it is wrong."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, TextArea
@@ -30,28 +30,25 @@ def make_control(
     kind = param.widget
     if kind == "select":
         options = [(param.shown_as(choice), choice) for choice in param.choices]
-        control = Select(options, value=value, allow_blank=False, compact=compact, id=widget_id)
+        selected = cast("str | int | None", value)
+        control = Select(options, value=selected, allow_blank=False, compact=compact, id=widget_id)
     elif kind == "checkbox":
         control = Checkbox(param.label or param.key, bool(value), id=widget_id)
     elif kind == "editor":
         control = CodeEditor(text, language="python", id=widget_id, **(editor or {}))
     else:
         # a number with a default takes digits only; one that may be left blank ("auto") any text
-        number = {"int": "integer", "float": "number"}.get(param.kind, "text")
-        if param.default is None:
-            number = "text"
+        number: Literal["integer", "number", "text"] = "text"
+        if param.default is not None and param.kind in ("int", "float"):
+            number = "integer" if param.kind == "int" else "number"
         control = Input(
-            text,
-            placeholder=param.placeholder,
-            type=number,  # type: ignore[arg-type]
-            compact=compact,
-            id=widget_id,
+            text, placeholder=param.placeholder, type=number, compact=compact, id=widget_id
         )
     titled = kind == "editor" or (kind in ("input", "select") and not compact)
     if param.border_title and titled:
         control.border_title = param.border_title
     if param.width:
-        control.styles.width = param.width  # type: ignore[assignment]
+        control.styles.width = param.width
     return control
 
 

@@ -75,7 +75,7 @@ class LossCurve(PlotextPlot):
         last = max(self._steps, 2)
         plt.xlim(1, last)
         ticks = sorted({1, *(round(last * k / 4) for k in range(1, 5))})
-        plt.xticks(ticks, [str(t) for t in ticks])
+        plt.xticks([float(t) for t in ticks], [str(t) for t in ticks])
         if points:
             xs, ys = zip(*points, strict=True)
             plt.plot(list(xs), list(ys), marker="hd")
