@@ -29,6 +29,15 @@ FACTS: list[tuple[str, str]] = [
     ("DDP's buckets", "gradient bucket size: 26,214,400 bytes = 25 MiB"),
     ("DeviceMesh and Shard(0)", "rank 1: Shard(0) global [4, 2], local [[4.0, 5.0], [6.0, 7.0]]"),
     ("FSDP shards the parameters", "global [4, 8], local [2, 8], placements (Shard(dim=0),)"),
+    ("async_op returns a work handle", "rank 1: got a Work; after wait() completed=True, t=[6.0]"),
+    ("barrier: the early ranks wait for the late one", "rank 0: waited for the late rank: True"),
+    ("ring all-reduce sends 2(N-1)/N of the tensor", "numbers sent per rank [18, 18, 18, 18], 2(N-1)/N = 1.50; same as all_reduce: True"),
+    ("ring all-reduce on 2 ranks", "numbers sent per rank [12, 12], 2(N-1)/N = 1.00"),
+    ("DDP's first backward: one bucket at the end", "  all_reduce bucket 0: ['0.weight', '0.bias', '1.weight', '1.bias', '2.weight', '2.bias', '3.weight', '3.bias']\nbackward 2:"),
+    ("later backwards: a bucket's all-reduce starts mid-backward", "  all_reduce bucket 0: ['3.bias', '3.weight']\ngrad of 2.bias"),
+    ("no_sync: one all-reduce, the same gradient", "4 all-reduces, grad 30.0;  no_sync on 3 of 4: 1 all-reduce, grad 30.0"),
+    ("a 2-D mesh's groups", "rank 1 at [0, 1]: dp group [1, 3], tp group [0, 1], sum over tp 1.0"),
+    ("a 2-D mesh's blocks", "tp group [2, 3], sum over tp 5.0, block [[10.0, 11.0], [14.0, 15.0]]"),
 ]  # fmt: skip
 
 
