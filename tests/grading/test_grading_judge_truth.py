@@ -101,6 +101,7 @@ def test_a_hard_coded_variant_fails_on_the_other_variants(judge, sandbox):
         judge, sandbox, "mean-of-ranks", "def mean(total):\n    return total / world\n", seed
     )
     assert honest.correct, honest.feedback
+    assert "another one" not in honest.feedback, honest.feedback
 
 
 def test_other_variants_differ_from_the_attempts_own():

@@ -79,7 +79,7 @@ class CodeKind(Kind):
             return Verdict(*codecheck.refusal_judgement(drill, data["refusals"]))
         judgement, forbidden = codecheck.judge_code(data, trial_mix(drill.check))
         judgement = codecheck.with_drill(judgement, data, drill, params)
-        if index > 0:
+        if index > 0 and not codecheck.passed(data):
             judgement = codecheck.on_variant(judgement, params)
         return Verdict(judgement, forbidden, codecheck.failure_data(data))
 
