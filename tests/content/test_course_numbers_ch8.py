@@ -54,8 +54,27 @@ def test_course_fact_recorded_and_reproduced(course, fact, needle):
 def test_the_all_reduce_drill_gives_ten_on_every_rank(course):
     drill = course.drill("08-ranks.yaml", "all-reduce-value")
     for k in (0, 1):
-        params = {"w": 4, "a": 1, "b": 2, "c": 3, "d": 4, "k": k}
+        params = {"values": "[1, 2, 3, 4]", "k": k}
         assert course.truth(drill, params, timeout=30.0) == "[10.0]"
+
+
+def test_the_ring_drill_sends_two_n_minus_one_over_n(course):
+    drill = course.drill("08-ranks.yaml", "ring-elements-sent")
+    assert course.truth(drill, {"world": 4, "n": 12}, timeout=60.0) == "18"
+    assert course.truth(drill, {"world": 3, "n": 60}, timeout=60.0) == "80"
+
+
+def test_no_sync_leaves_one_all_reduce(course):
+    drill = course.drill("08-ranks.yaml", "no-sync-allreduces")
+    assert course.truth(drill, {"k": 4, "cond": "micro != last"}, timeout=60.0) == "1"
+    assert course.truth(drill, {"k": 4, "cond": "True"}, timeout=60.0) == "0"
+
+
+def test_ddp_buckets_one_at_first_then_by_size(course):
+    drill = course.drill("08-ranks.yaml", "ddp-bucket-count")
+    first = {"layers": 4, "width": 512, "cap": 1, "step": 1}
+    assert course.truth(drill, first, timeout=60.0) == "1"
+    assert course.truth(drill, dict(first, step=2), timeout=60.0) == "4"
 
 
 def test_lesson_links_its_lab_and_names_its_reading(lesson):

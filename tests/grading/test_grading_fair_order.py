@@ -94,9 +94,16 @@ def test_the_earliest_line_placed_too_early_is_named(fair):
         ("five-line-loop/five-lines", {(1, 2, 3, 4, 5), (2, 1, 3, 4, 5), (2, 3, 1, 4, 5),
                                        (2, 3, 4, 5, 1)}),
         ("graphs/capture-pipeline", {(1, 2, 3, 4, 5), (1, 2, 4, 3, 5)}),
+        # the group before DDP and the sampler, the model before DDP, the sampler before its
+        # loader and set_epoch, set_epoch, the loader and DDP before the loop, the loop last
         ("ranks-and-collectives/ddp-script-order", {
-            (1, 2, 3, 4, 5, 6, 7), (1, 2, 4, 3, 5, 6, 7), (1, 4, 2, 3, 5, 6, 7),
-            (2, 1, 3, 4, 5, 6, 7), (2, 1, 4, 3, 5, 6, 7)}),
+            p for p in itertools.permutations(range(1, 9))
+            if all(p.index(a) < p.index(b) for a, b in
+                   [(1, 3), (2, 3), (1, 4), (4, 5), (4, 6), (6, 7), (5, 7), (3, 7), (7, 8)])}),
+        ("ranks-and-collectives/accumulate-order", {(1, 2, 3, 4, 5), (1, 3, 2, 4, 5),
+                                                    (2, 3, 4, 5, 1), (3, 2, 4, 5, 1)}),
+        ("graphs/fx-pass-steps", {(1, 2, 3, 4, 5, 6, 7), (1, 2, 3, 4, 6, 5, 7),
+                                  (1, 2, 3, 4, 6, 7, 5)}),
     ],
 )  # fmt: skip
 def test_built_in_drills_accept_every_valid_order(builtin, drill, right):
