@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
 
-def _backend_line(backends: dict) -> str:
+def _backend_line(backends: dict[str, Any]) -> str:
     parts = []
     for name in ("cpu", "cuda", "mps", "xla", "torchax", "inductor"):
         info = backends.get(name, {})
@@ -28,7 +29,7 @@ def _backend_line(backends: dict) -> str:
     return " | ".join(parts)
 
 
-def _print_human(report: dict) -> None:
+def _print_human(report: dict[str, Any]) -> None:
     click.echo(f"runtime {report['runtime']}: {' '.join(report['command'])}")
     if "error" in report:
         click.echo(f"  FAILED to start: {report['error']}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import IO
 
 import click
 
@@ -45,7 +46,7 @@ def _floors() -> str:
 @click.pass_context
 def execute(
     ctx: click.Context,
-    file,
+    file: IO[str],
     timeout: float,
     memory_mb: int,
     output_limit: int,

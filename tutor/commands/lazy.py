@@ -24,7 +24,8 @@ class LazyGroup(click.Group):
         if entry is None:
             return None
         module, attr = entry[0].split(":")
-        return getattr(importlib.import_module(module), attr)
+        command: click.Command = getattr(importlib.import_module(module), attr)
+        return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List subcommands from their one-line help, without importing them."""

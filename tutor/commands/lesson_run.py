@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from tutor.content.lesson_outputs import (
     apply_outputs,
@@ -68,7 +68,7 @@ class Drift:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "line": self.line,
@@ -98,7 +98,7 @@ class LessonReport:
     def ok(self) -> bool:
         return not self.drifts
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "file": self.file,
             "snippets": self.snippets,

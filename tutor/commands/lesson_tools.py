@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tutor.commands.context import open_pool
 from tutor.settings import PROJECT_ROOT
+
+if TYPE_CHECKING:
+    from tutor.commands.lesson_run import LessonReport
 
 _TARGETS = click.argument("targets", nargs=-1, metavar="[CHAPTER|PATH]...")
 _TIMEOUT = click.option(
@@ -34,10 +39,10 @@ def _resolve(targets: tuple[str, ...]) -> list[Path]:
         raise click.UsageError(str(exc)) from exc
 
 
-def _limits(timeout: float | None) -> dict:
+def _timeout(timeout: float | None) -> float:
     from tutor.commands.lesson_run import SNIPPET_TIMEOUT
 
-    return {"timeout": timeout or SNIPPET_TIMEOUT}
+    return timeout or SNIPPET_TIMEOUT
 
 
 @click.command("check")
@@ -45,7 +50,9 @@ def _limits(timeout: float | None) -> dict:
 @_TIMEOUT
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
+def check(
+    ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool
+) -> None:
     """Re-run every lesson snippet and compare it with its recorded output."""
     from tutor.commands.lesson_run import check_lesson, runtime_torch_version
 
@@ -54,7 +61,7 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
     with open_pool(ctx) as pool:
         version = runtime_torch_version(pool.get())
         for path in paths:
-            reports.append(check_lesson(path, pool, root=PROJECT_ROOT, **_limits(timeout)))
+            reports.append(check_lesson(path, pool, root=PROJECT_ROOT, timeout=_timeout(timeout)))
     drifts = [d for r in reports for d in r.drifts]
     if as_json:
         data = {
@@ -89,7 +96,9 @@ def check(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, a
 @_TIMEOUT
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.pass_context
-def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool):
+def record(
+    ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool
+) -> None:
     """Run the lessons' snippets and write their real outputs into the files."""
     from tutor.commands.lesson_run import record_lesson, runtime_torch_version
 
@@ -99,7 +108,9 @@ def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, 
         version = runtime_torch_version(pool.get())
         for path in paths:
             reports.append(
-                record_lesson(path, pool, root=PROJECT_ROOT, version=version, **_limits(timeout))
+                record_lesson(
+                    path, pool, root=PROJECT_ROOT, version=version, timeout=_timeout(timeout)
+                )
             )
     failures = [d for r in reports for d in r.drifts]
     if as_json:
@@ -115,7 +126,7 @@ def record(ctx: click.Context, targets: tuple[str, ...], timeout: float | None, 
     sys.exit(1 if failures else 0)
 
 
-def _tell_skipped(reports: list) -> None:
+def _tell_skipped(reports: Sequence[LessonReport]) -> None:
     """Name each snippet not run because its runtime is not built (not a failure)."""
     for r in reports:
         for reason in r.skipped:

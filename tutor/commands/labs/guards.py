@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tutor.commands.labs.common import lab_command
 from tutor.probes.data_guards import GuardReport
 
@@ -12,7 +14,7 @@ CONTRACT = ("graphs", "graph_breaks", "guards", "recompiles", "ops")
 HELP = "Compile the `f` CODE defines and call it on each of CODE's `calls`, in order."
 
 
-def contract(data: GuardReport) -> dict:
+def contract(data: GuardReport) -> dict[str, Any]:
     """The JSON shape of the CLI contract."""
     return data.model_dump(mode="json", include=set(CONTRACT))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tutor.commands.labs.common import lab_command
 from tutor.probes.data_tape import Tape, fmt
 
@@ -9,7 +11,7 @@ from tutor.probes.data_tape import Tape, fmt
 HELP = "Step the backward pass of CODE (forward code ending in a scalar assigned to a name)."
 
 
-def contract(data: Tape) -> dict:
+def contract(data: Tape) -> dict[str, Any]:
     """The JSON shape of the CLI contract (plus the extra detail the lab shows)."""
     out = data.model_dump(mode="json")
     out["nodes"] = [{**node, "label": data.label(node["id"])} for node in out["nodes"]]
