@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from tutor.sandbox.supervisor import AsyncSandbox
     from tutor.settings import Settings
     from tutor.ui.prefs import Prefs
+    from tutor.ui.runtimes import Sandboxes
 
 
 class Services(Protocol):
@@ -42,8 +43,49 @@ class Services(Protocol):
         """The one sandbox every screen and lab runs torch in."""
         ...
 
+    @property
+    def sandboxes(self) -> Sandboxes:
+        """A sandbox per runtime, for content that declares one (``runtime: xla``)."""
+        ...
+
     def new_seed(self, avoid: set[int] | frozenset[int] = ...) -> int:
         """A seed for a fresh variant."""
+        ...
+
+    def home_drawn(self) -> None:
+        """The home screen has drawn its first frame."""
+        ...
+
+    def report_store(self) -> None:
+        """Tell the learner what happened to saving their progress, if anything did."""
+        ...
+
+    def resume_location(self) -> tuple[str, str] | None:
+        """Where the learner left off (``("lesson", "3")``, ``("drill", full_id)``)."""
+        ...
+
+    def resume_label(self) -> str | None:
+        """A short label for the continue action."""
+        ...
+
+    def action_help(self) -> None:
+        """Show the keys of the current screen."""
+        ...
+
+    def action_pick_lab(self, names: list[str] | None = None) -> None:
+        """Choose a lab from a list and open it."""
+        ...
+
+    def action_problems(self) -> None:
+        """List the problems found in the drill packs."""
+        ...
+
+    def action_go_home(self) -> None:
+        """Close every screen above the home screen."""
+        ...
+
+    def action_toggle_theme(self) -> None:
+        """Switch between the dark and the light theme."""
         ...
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ from tutor.ui.screens.drill_parts import (
     reset_answer,
 )
 from tutor.ui.screens.editor import EditorSession
+from tutor.ui.services import services
 from tutor.ui.widgets.feedback import FeedbackPanel
 from tutor.ui.widgets.focus_view import FocusScroll
 from tutor.ui.widgets.inline_text import inline
@@ -92,8 +94,8 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     # --- layout -------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        self.ref = ref = self.app.catalog.drill(self.full_id)
-        seed = self._seed if self._seed is not None else self.app.new_seed()
+        self.ref = ref = services(self).catalog.drill(self.full_id)
+        seed = self._seed if self._seed is not None else services(self).new_seed()
         self.variant = make_variant(ref.full_id, ref.drill, seed)
         drill = ref.drill
         self.kind = kind = kind_of(drill)
@@ -149,7 +151,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             tags.append("review: a fresh variant")
         if self.revealed:
             tags.append("answer shown")
-        if self.app.store.mastered(self.full_id):
+        if services(self).store.mastered(self.full_id):
             tags.append("mastered ✓")
         text.append("   " + " · ".join(tags), style="dim")
         return text
@@ -163,7 +165,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.query_one("#drill-hints", Static).display = False
         self.query_one("#drill-answer", Static).display = False
         if not self.review:
-            self.app.store.set_last_location("drill", self.full_id)
+            services(self).store.set_last_location("drill", self.full_id)
         if self.kind.answer_input == "code":
             self.watch(self.app, "theme", self._theme_changed)
         self.query_one("#answer").focus()
@@ -209,7 +211,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     @on(Button.Pressed)
     def _button(self, event: Button.Pressed) -> None:
-        actions = {
+        actions: dict[str, Callable[[], object]] = {
             "submit": self.action_submit,
             "hint": self.action_hint,
             "reset": self.action_reset,
@@ -267,7 +269,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 status.message = line
 
         try:
-            box = await self.app.sandboxes.ready(self.ref.drill.runtime, starting)
+            box = await services(self).sandboxes.ready(self.ref.drill.runtime, starting)
             starting("grading in the sandbox… (escape cancels)")
             grade = await grade_async(self.ref, answer, self.variant.seed, box)
         except RuntimeNotFound as exc:
@@ -286,7 +288,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         """Record the attempt and draw the verdict."""
         self.query_one(FeedbackPanel).grade = grade  # the verdict first, whatever saving does
         if str(grade.status) != "sandbox_error":
-            self.app.store.record_attempt(
+            services(self).store.record_attempt(
                 self.full_id,
                 self.variant.seed,
                 answer,
@@ -298,7 +300,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 outcome=outcome_of(grade),
             )
             self._recorded = answer
-            self.app.report_store()
+            services(self).report_store()
             self._say_when_due()
         if grade.correct and not self.solved:
             self.solved = True
@@ -313,7 +315,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     def _say_when_due(self) -> None:
         """Under the buttons, when this drill comes back for review (as the review list says)."""
-        store = self.app.store
+        store = services(self).store
         due = None if self.revealed else store.next_review(self.full_id)
         if due is not None:
             when = until(due - store.clock())
@@ -344,7 +346,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         panel.update(Text("Working out the answer in the sandbox…"))
         panel.display = True
         try:
-            box = await self.app.sandboxes.ready(
+            box = await services(self).sandboxes.ready(
                 self.ref.drill.runtime, lambda line: panel.update(Text(line))
             )
             text = await answer_async(self.ref, self.variant.seed, box)

@@ -6,15 +6,18 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.screen import Screen
+from textual.widgets import TextArea
 
 from tutor.grading.kinds import kind_of
 from tutor.ui.screens.editor import EditorSession
+from tutor.ui.widgets.run_status import RunStatus
 
 if TYPE_CHECKING:
     from tutor.content.catalog import DrillRef
 
 
-class EditorActions:
+class EditorActions(Screen[bool | None]):
     """$EDITOR and watch mode for a drill screen (mixed into ``DrillScreen``): the answer goes
     to a file under ``$TUTOR_HOME/work/``; on return, or on every save while watching, the
     file is loaded into the editor and graded."""
@@ -22,6 +25,16 @@ class EditorActions:
     editor_session: EditorSession | None
     full_id: str
     ref: DrillRef
+
+    if TYPE_CHECKING:
+
+        def current_answer(self) -> str:
+            """The answer as it stands in the answer widget."""
+            ...
+
+        def grade(self, answer: str) -> None:
+            """Grade ``answer``."""
+            ...
 
     def _code(self) -> bool:
         """Whether the drill's answer is code (its kind's input is the editor)."""
@@ -53,7 +66,7 @@ class EditorActions:
         learner told so); one left as it was is loaded, and nothing is submitted."""
         if text == before or not text.strip():
             if text.strip():
-                self.query_one("#answer").load_text(text)  # type: ignore[attr-defined]
+                self.query_one("#answer", TextArea).load_text(text)
             self.notify("$EDITOR closed with the answer unchanged: nothing was submitted.")
             return
         self.notify("Submitted the answer you saved in $EDITOR.")
@@ -67,11 +80,13 @@ class EditorActions:
         if session.watching:
             session.watching = False
             self.workers.cancel_group(self, "watch")
-            self.query_one("#drill-status").message = "stopped watching"
+            self.query_one("#drill-status", RunStatus).message = "stopped watching"
             return
         session.write(self.current_answer())
         session.watching = True
-        self.query_one("#drill-status").message = f"watching {session.path}: save it to re-grade"
+        self.query_one(
+            "#drill-status", RunStatus
+        ).message = f"watching {session.path}: save it to re-grade"
         self._watch(session)
 
     @work(exclusive=True, group="watch")
@@ -83,8 +98,7 @@ class EditorActions:
                 self._take_file(session.read())
 
     def _take_file(self, text: str) -> None:
-        widget = self.query_one("#answer")
         if self._code():
-            widget.load_text(text)  # type: ignore[attr-defined]
+            self.query_one("#answer", TextArea).load_text(text)
         if text.strip():
             self.grade(text)

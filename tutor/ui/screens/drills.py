@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -14,7 +15,11 @@ from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenDrill
 from tutor.ui.progress_view import MARKS_LEGEND, MASTERED, drill_mark
+from tutor.ui.services import services
 from tutor.ui.widgets.key_footer import KeyFooter
+
+if TYPE_CHECKING:
+    from tutor.content.catalog import DrillRef
 
 
 class DrillListScreen(Screen[None]):
@@ -30,8 +35,8 @@ class DrillListScreen(Screen[None]):
         super().__init__()
         self.chapter = chapter
 
-    def _refs(self) -> list:
-        catalog = self.app.catalog
+    def _refs(self) -> list[DrillRef]:
+        catalog = services(self).catalog
         return catalog.drills() if self.chapter is None else catalog.drills_for(self.chapter)
 
     def compose(self) -> ComposeResult:
@@ -50,7 +55,7 @@ class DrillListScreen(Screen[None]):
 
     def refresh_list(self) -> None:
         """Redraw the list with current mastery."""
-        store = self.app.store
+        store = services(self).store
         refs = self._refs()
         mastered = store.mastered_set()
         tried = {a.drill for a in store.attempts()}

@@ -59,6 +59,3 @@ class HelpScreen(ModalScreen[None]):
                 f"The mouse works too: click chapters, buttons and links.\n\n{MASTERY_RULE}",
                 classes="help-section",
             )
-
-    def action_dismiss(self) -> None:
-        self.dismiss(None)

@@ -13,6 +13,7 @@ from textual.widgets import Header, Static
 
 from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLesson, OpenReviews
 from tutor.ui.progress_view import ChapterView, chapter_views
+from tutor.ui.services import services
 from tutor.ui.widgets.chapter_detail import ChapterDetail
 from tutor.ui.widgets.chapter_list import ChapterList
 from tutor.ui.widgets.key_footer import KeyFooter
@@ -67,7 +68,7 @@ class HomeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer the pack-problems key only when there are problems."""
         if action == "problems":
-            return self.app.summary.problems > 0
+            return services(self).summary.problems > 0
         return True
 
     _drawn = False
@@ -94,7 +95,7 @@ class HomeScreen(Screen[None]):
         """The chapter list is on screen: tell the app, then add the side panel (the first
         frame does without it)."""
         self._drawn = True
-        self.app.home_drawn()
+        services(self).home_drawn()
         body = self.query_one("#home-body", Horizontal)
         if body.is_attached and self.app.return_code is None:  # not once the app is leaving
             detail = ChapterDetail(id="chapter-detail").data_bind(view=HomeScreen.selected)
@@ -106,11 +107,11 @@ class HomeScreen(Screen[None]):
 
     def refresh_progress(self) -> None:
         """Re-read progress from the store and redraw."""
-        app = self.app
+        app = services(self)
         self._views = {v.number: v for v in chapter_views(app.summary, app.store)}
         known = {d.full_id for d in app.summary.drills}
         due = [d for d in app.store.due_reviews() if d in known]
-        resume = self.app.resume_label()
+        resume = services(self).resume_label()
         self.query_one("#home-summary", Static).update(
             summary_text(list(self._views.values()), len(due), resume)
         )
@@ -162,13 +163,13 @@ class HomeScreen(Screen[None]):
         self.post_message(OpenDoctor())
 
     def action_problems(self) -> None:
-        self.app.action_problems()
+        services(self).action_problems()
 
     def action_labs(self) -> None:
-        self.app.action_pick_lab()
+        services(self).action_pick_lab()
 
     def action_continue(self) -> None:
-        location = self.app.resume_location()
+        location = services(self).resume_location()
         if location is None:
             self.notify("Nothing to continue yet: pick a chapter.")
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -19,12 +20,16 @@ from textual.widgets.option_list import Option
 from tutor.content.lesson_text import parse_lab_href
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab
 from tutor.ui.progress_view import drill_mark
-from tutor.ui.screens.lesson_parts import Prose, lab_links, lesson_parts
+from tutor.ui.screens.lesson_parts import Part, Prose, lab_links, lesson_parts
 from tutor.ui.screens.lesson_scroll import LessonScroll
+from tutor.ui.services import services
 from tutor.ui.widgets.inline_text import inline
 from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.snippet import SnippetView
+
+if TYPE_CHECKING:
+    from tutor.content.models import Lesson
 
 #: chunks mounted before the first frame; the rest follow in batches
 FIRST_CHUNKS = 4
@@ -33,11 +38,11 @@ SIDE_LABEL = 26
 BATCH = 6
 
 
-def part_widget(part: Prose | object, folded: bool = True) -> Widget:
+def part_widget(part: Part, folded: bool = True) -> Widget:
     """The widget that draws one part of a lesson (a snippet's recording ``folded`` or not)."""
     if isinstance(part, Prose):
         return MarkdownView(part.text, open_links=False, classes="lesson-prose")
-    return SnippetView(part.index, part.code, part.output, folded=folded)  # type: ignore[attr-defined]
+    return SnippetView(part.index, part.code, part.output, folded=folded)
 
 
 def lab_label(text: str, name: str) -> Content:
@@ -87,8 +92,8 @@ class LessonScreen(Screen[None]):
     def __init__(self, chapter: int) -> None:
         super().__init__()
         self.chapter = chapter
-        self.lesson = None
-        self._parts: list = []
+        self.lesson: Lesson | None = None
+        self._parts: list[Part] = []
         self._active_run: SnippetView | None = None
         self._drawn_prose: set[int] = set()
         """The prose chunks whose Markdown has been drawn."""
@@ -98,7 +103,7 @@ class LessonScreen(Screen[None]):
         """How many chunks the first frame held (the rest are mounted after it)."""
 
     def compose(self) -> ComposeResult:
-        lesson = self.app.catalog.lessons[self.chapter]
+        lesson = services(self).catalog.lessons[self.chapter]
         self.lesson = lesson
         self._parts = lesson_parts(lesson.body)
         yield Header()
@@ -123,11 +128,11 @@ class LessonScreen(Screen[None]):
     @property
     def _folded(self) -> bool:
         """Whether snippets start with their recorded output folded (the learner's choice)."""
-        return not self.app.prefs.show_recorded
+        return not services(self).prefs.show_recorded
 
     def on_mount(self) -> None:
         self.title = f"Lesson {self.chapter}"
-        self.app.store.set_last_location("lesson", str(self.chapter))
+        services(self).store.set_last_location("lesson", str(self.chapter))
         self._fill_side()
         self.call_after_refresh(self._mount_rest)  # after the first frame
         scroll = self.query_one("#lesson-scroll", LessonScroll)
@@ -198,8 +203,8 @@ class LessonScreen(Screen[None]):
     # --- side panel -------------------------------------------------------------------------
 
     def _fill_side(self) -> None:
-        store = self.app.store
-        refs = self.app.catalog.drills_for(self.chapter)
+        store = services(self).store
+        refs = services(self).catalog.drills_for(self.chapter)
         mastered = store.mastered_set()
         tried = {a.drill for a in store.attempts()}
         options = []
@@ -218,7 +223,7 @@ class LessonScreen(Screen[None]):
         self.query_one("#lesson-status", Static).update(self._status_text())
 
     def _status_text(self) -> Text:
-        read = self.app.store.lesson_read(self.chapter)
+        read = services(self).store.lesson_read(self.chapter)
         text = Text("lesson read ✓" if read else "not read yet · m marks it read")
         labs = self._labs()
         if labs:
@@ -227,7 +232,7 @@ class LessonScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#lesson-drills")
     def _drill_chosen(self, event: OptionList.OptionSelected) -> None:
-        queue = [r.full_id for r in self.app.catalog.drills_for(self.chapter)]
+        queue = [r.full_id for r in services(self).catalog.drills_for(self.chapter)]
         if event.option.id:
             self.post_message(OpenDrill(event.option.id, queue))
 
@@ -261,7 +266,7 @@ class LessonScreen(Screen[None]):
 
         runtime, limits = self._declared(view)
         try:
-            box = await self.app.sandboxes.ready(
+            box = await services(self).sandboxes.ready(
                 runtime, lambda line: view._live(inline(line, "italic"), "live")
             )
             # the limits `tutor lesson record` ran it under, so a live run can match its output
@@ -327,7 +332,7 @@ class LessonScreen(Screen[None]):
 
     def action_always_recorded(self) -> None:
         """Show every recorded output from the start, or fold them until run (remembered)."""
-        prefs = self.app.prefs
+        prefs = services(self).prefs
         prefs.show_recorded = not prefs.show_recorded
         for view in self.query(SnippetView):
             view.folded = not prefs.show_recorded and view.live is None
@@ -344,7 +349,9 @@ class LessonScreen(Screen[None]):
     # --- labs, reading, navigation ----------------------------------------------------------
 
     def _labs(self) -> list[tuple[str, str, dict[str, str] | None]]:
-        links = lab_links(self.lesson.body) if self.lesson else []
+        if self.lesson is None:
+            return []
+        links = lab_links(self.lesson.body)
         named = {name for _, name, _ in links}
         extra = [(name, name, None) for name in self.lesson.labs if name not in named]
         return links + extra
@@ -379,7 +386,7 @@ class LessonScreen(Screen[None]):
         self._mark_read(quiet=False)
 
     def _mark_read(self, quiet: bool) -> None:
-        store = self.app.store
+        store = services(self).store
         if store.lesson_read(self.chapter):
             if not quiet:
                 self.notify("Already marked read.")
@@ -387,7 +394,7 @@ class LessonScreen(Screen[None]):
         store.mark_lesson_read(self.chapter)
         self.query_one("#lesson-status", Static).update(self._status_text())
         self.notify(f"Lesson {self.chapter} marked read.")
-        self.app.report_store()
+        services(self).report_store()
 
     def action_drills(self) -> None:
         self.post_message(OpenDrills(self.chapter))

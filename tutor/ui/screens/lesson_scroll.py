@@ -21,7 +21,10 @@ class LessonScroll(VerticalScroll):
     """A place asked for that the text was not long enough for yet."""
 
     def on_mount(self) -> None:
-        self.watch(self, "virtual_size", lambda: self.call_after_refresh(self.grew), init=False)
+        self.watch(self, "virtual_size", self._resized, init=False)
+
+    def _resized(self) -> None:
+        self.call_after_refresh(self.grew)
 
     def done_loading(self) -> None:
         """Every chunk is mounted and drawn: a place asked for is as close as it gets."""
@@ -40,7 +43,10 @@ class LessonScroll(VerticalScroll):
     def _go(self, y: float) -> None:
         # a jump made on a lesson that had been mounting was sometimes left undrawn (the old
         # place stayed on screen until the next key): lay the view out again once it lands
-        self.scroll_to(y=y, animate=False, on_complete=lambda: self.refresh(layout=True))
+        self.scroll_to(y=y, animate=False, on_complete=self._relayout)
+
+    def _relayout(self) -> None:
+        self.refresh(layout=True)
 
     def grew(self) -> None:
         """More text was laid out: go on toward the place asked for."""

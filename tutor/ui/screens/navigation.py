@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from textual.app import App
 
 from tutor.ui.messages import OpenDrill, OpenDrills, OpenLab, OpenLesson
+from tutor.ui.services import services
 
 
-class Navigator:
+class Navigator(App[None]):
     """Message handlers (``on_open_*``, found by name) that push screens; needs ``catalog``
     and the App API."""
-
-    catalog: Any
 
     def on_open_lesson(self, event: OpenLesson) -> None:
         from tutor.ui.screens.lesson import LessonScreen
 
-        if event.chapter not in self.catalog.lessons:
+        if event.chapter not in services(self).catalog.lessons:
             self.notify(f"Chapter {event.chapter} has no lesson yet.")
             return
         self.push_screen(LessonScreen(event.chapter))

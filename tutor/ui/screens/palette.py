@@ -10,6 +10,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.message import Message
 
 from tutor.ui.messages import OpenDoctor, OpenDrill, OpenDrills, OpenLab, OpenLesson, OpenReviews
+from tutor.ui.services import services
 
 Entry = tuple[str, str, Callable[[], object]]
 
@@ -24,7 +25,7 @@ class TutorCommands(Provider):
         """(text, help, callback) for every command."""
         from tutor.content.labs import LABS
 
-        app = self.app
+        app = services(self.app)
         post = self._post
         yield "Home", "Back to the chapter list", app.action_go_home
         yield "Reviews due today", "Recall drills scheduled for today", partial(post, OpenReviews())

@@ -17,6 +17,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.progress_view import until
+from tutor.ui.services import services
 from tutor.ui.widgets.key_footer import KeyFooter
 
 INTRO = (
@@ -75,13 +76,13 @@ class ReviewScreen(Screen[None]):
 
     def due(self) -> list[str]:
         """Due drill ids that exist in the catalog, most overdue first."""
-        known = {ref.full_id for ref in self.app.catalog.drills()}
-        return [d for d in self.app.store.due_reviews() if d in known]
+        known = {ref.full_id for ref in services(self).catalog.drills()}
+        return [d for d in services(self).store.due_reviews() if d in known]
 
     def upcoming(self) -> list[tuple[str, datetime]]:
         """``(drill, due)`` of the reviews not due yet, soonest first (catalog drills only)."""
-        known = {ref.full_id for ref in self.app.catalog.drills()}
-        return [(d, at) for d, at in self.app.store.upcoming_reviews() if d in known]
+        known = {ref.full_id for ref in services(self).catalog.drills()}
+        return [(d, at) for d, at in services(self).store.upcoming_reviews() if d in known]
 
     def refresh_due(self) -> None:
         """Redraw the list: the due drills, or else the coming ones with when each is due."""
@@ -92,7 +93,7 @@ class ReviewScreen(Screen[None]):
             head.append(f"{len(due)} review{'s' if len(due) != 1 else ''} due today. ", "bold")
             head.append(INTRO + "\nPress s (or enter on a drill) to start.")
         elif upcoming:
-            now = self.app.store.clock()
+            now = services(self).store.clock()
             head.append("Nothing due now. ", "bold")
             head.append(f"The next review is due {until(upcoming[0][1] - now)}. ")
             head.append(f"Press a to practise the next {min(AHEAD, len(upcoming))} ahead of time "
@@ -104,9 +105,9 @@ class ReviewScreen(Screen[None]):
         listing = self.query_one(OptionList)
         kept = listing.highlighted_option.id if listing.highlighted_option else None
         listing.clear_options()
-        now = self.app.store.clock()
+        now = services(self).store.clock()
         rows = [(d, None) for d in due] or upcoming
-        refs = [self.app.catalog.drill(full_id) for full_id, _ in rows]
+        refs = [services(self).catalog.drill(full_id) for full_id, _ in rows]
         facts = [
             f" {ref.drill.kind:<8} chapter {ref.chapter:<2}"
             + (f"  due {until(at - now)}" if at is not None else "")
@@ -157,8 +158,8 @@ class ReviewScreen(Screen[None]):
         if not self.session:
             return
         full_id = self.session.pop(0)
-        seen = {a.seed for a in self.app.store.attempts(full_id)}
-        seed = self.app.new_seed(avoid=seen)
+        seen = {a.seed for a in services(self).store.attempts(full_id)}
+        seed = services(self).new_seed(avoid=seen)
         self.served.append((full_id, seed))
         self.app.push_screen(
             DrillScreen(full_id, seed=seed, review=True, queue=[full_id]), self._after
