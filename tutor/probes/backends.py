@@ -14,6 +14,7 @@ import platform
 import shutil
 import sys
 import sysconfig
+from typing import Any
 
 import torch
 
@@ -27,7 +28,7 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def _xla() -> dict:
+def _xla() -> dict[str, Any]:
     """torch_xla: importable, its version and the PJRT device it would use."""
     if importlib.util.find_spec("torch_xla") is None:
         return {"available": False, "detail": "torch_xla is not installed"}
@@ -46,7 +47,7 @@ def _xla() -> dict:
     return info
 
 
-def inductor(compiler: str | None = None, include: str | None = None) -> dict:
+def inductor(compiler: str | None = None, include: str | None = None) -> dict[str, Any]:
     """Whether torch.compile's default backend can build its C++ kernels in this process: a C++
     compiler it may run (``$CXX`` or g++, as inductor picks it) and a ``Python.h`` it may read
     (``sysconfig``'s include folder). ``detail`` says plainly what is missing."""
@@ -54,7 +55,7 @@ def inductor(compiler: str | None = None, include: str | None = None) -> dict:
     include = include or sysconfig.get_path("include") or ""
     found = shutil.which(compiler)
     header = os.path.join(include, "Python.h")
-    info: dict = {"available": False, "compiler": found or compiler, "headers": include}
+    info: dict[str, Any] = {"available": False, "compiler": found or compiler, "headers": include}
     if found is None:
         info["detail"] = (
             f"no C++ compiler: {compiler} is not on the runtime's PATH; torch.compile's "
@@ -70,10 +71,10 @@ def inductor(compiler: str | None = None, include: str | None = None) -> dict:
     return info
 
 
-def report(import_xla: bool = True) -> dict:
+def report(import_xla: bool = True) -> dict[str, Any]:
     """Torch version, Python, and the backends: cpu, cuda, mps, xla (with PJRT device), torchax,
     and inductor (torch.compile's C++ kernels: see ``inductor``)."""
-    cuda = {"available": bool(torch.cuda.is_available())}
+    cuda: dict[str, Any] = {"available": bool(torch.cuda.is_available())}
     if cuda["available"]:
         cuda["devices"] = torch.cuda.device_count()
         cuda["names"] = [torch.cuda.get_device_name(i) for i in range(cuda["devices"])]

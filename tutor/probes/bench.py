@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import torch
 import torch.utils.benchmark as benchmark
@@ -44,7 +44,7 @@ def learner_fn(code: str) -> Callable[[], Any]:
         raise BenchInputError(f"fn must be callable with no arguments ({err})") from None
     except ValueError:  # builtins without a signature: let the call itself decide
         pass
-    return fn
+    return cast("Callable[[], Any]", fn)
 
 
 def naive_ms(fn: Callable[[], Any]) -> float:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Callable
+from typing import Any
 
 import torch
 from torch import nn
@@ -23,17 +25,17 @@ RTOL, ATOL = 1e-4, 1e-5
 class Forward(nn.Module):
     """``forward(model, *args)`` as a module, so that export and torchax see one callable."""
 
-    def __init__(self, model: nn.Module, forward) -> None:
+    def __init__(self, model: nn.Module, forward: Callable[..., Any]) -> None:
         super().__init__()
         self.model = model
         self.fn = forward
 
-    def forward(self, *args):
+    def forward(self, *args: Any) -> Any:
         return self.fn(self.model, *args)
 
 
-def _define(code: str) -> tuple[nn.Module, tuple]:
-    scope: dict = {"torch": torch, "nn": nn, "F": F}
+def _define(code: str) -> tuple[nn.Module, tuple[Any, ...]]:
+    scope: dict[str, Any] = {"torch": torch, "nn": nn, "F": F}
     exec(compile(code, "<code>", "exec"), scope)
     model, args = scope.get("model"), scope.get("args")
     if not isinstance(model, nn.Module):
@@ -51,13 +53,13 @@ def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a.shape == b.shape and bool(torch.allclose(a, b.to(a.dtype), rtol=RTOL, atol=ATOL))
 
 
-def _tensor(out, where: str) -> torch.Tensor:
+def _tensor(out: object, where: str) -> torch.Tensor:
     if not isinstance(out, torch.Tensor):
         raise ValueError(f"{where} returned {type(out).__name__}; the ledger compares one tensor")
     return out
 
 
-def _lazy(model: nn.Module, args: tuple, eager: torch.Tensor) -> dict:
+def _lazy(model: nn.Module, args: tuple[Any, ...], eager: torch.Tensor) -> dict[str, Any]:
     import torch_xla
     import torch_xla.debug.metrics as met
 
@@ -77,7 +79,9 @@ def _lazy(model: nn.Module, args: tuple, eager: torch.Tensor) -> dict:
     }
 
 
-def _export(model: nn.Module, args: tuple, eager: torch.Tensor) -> tuple[str, bool | None]:
+def _export(
+    model: nn.Module, args: tuple[Any, ...], eager: torch.Tensor
+) -> tuple[str, bool | None]:
     from torch_xla.stablehlo import exported_program_to_stablehlo
 
     program = exported_program_to_stablehlo(torch.export.export(model, args))
@@ -90,7 +94,7 @@ def _export(model: nn.Module, args: tuple, eager: torch.Tensor) -> tuple[str, bo
     return text, isinstance(ran, torch.Tensor) and _same(eager, ran)
 
 
-def _torchax(model: nn.Module, args: tuple, eager: torch.Tensor) -> TorchaxSide:
+def _torchax(model: nn.Module, args: tuple[Any, ...], eager: torch.Tensor) -> TorchaxSide:
     import jax
     import jax.numpy as jnp
     import torchax

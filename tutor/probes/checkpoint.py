@@ -56,6 +56,7 @@ def pickle_globals(path: Path) -> tuple[list[str], list[str]]:
     found: set[str] = set()
     memo: dict[int, Any] = {}
     pushed: list[Any] = []
+    arg: Any
     for op, arg, _ in pickletools.genops(pkl):
         if op.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE", "BINUNICODE8"):
             pushed.append(arg)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 from tutor.probes import lab_defaults as defaults
@@ -76,7 +78,7 @@ class TrainRun(BaseModel):
     state: str
     """The checkpoint itself (``torch.save`` bytes, base64): hand it back to resume."""
 
-    def contract(self) -> dict:
+    def contract(self) -> dict[str, Any]:
         """The ``tutor lab train --json`` object."""
         return {
             "dataset": self.dataset.model_dump(),

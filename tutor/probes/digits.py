@@ -36,13 +36,15 @@ def load_digits(path: Path | str = DIGITS_CSV) -> tuple[torch.Tensor, torch.Tens
     return table[:, :64].to(torch.float32), table[:, 64].clone()
 
 
-def split_indices(n: int, test_size: int = TEST_SIZE, seed: int = SPLIT_SEED):
+def split_indices(
+    n: int, test_size: int = TEST_SIZE, seed: int = SPLIT_SEED
+) -> tuple[torch.Tensor, torch.Tensor]:
     """A fixed shuffled split of ``range(n)``: (train indices, test indices)."""
     order = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
     return order[test_size:], order[:test_size]
 
 
-class DigitsDataset(Dataset):
+class DigitsDataset(Dataset[tuple[torch.Tensor, torch.Tensor]]):
     """One part of the digits (``"train"``, ``"test"`` or ``"all"``): items are
     ``(pixels / 16 as float32 (64,), label as int64 ())``."""
 

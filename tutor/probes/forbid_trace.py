@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import sys
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 import torch
@@ -68,9 +68,9 @@ def resolve_forbidden(names: list[str]) -> dict[int, str]:
             table[id(getattr(torch.Tensor, method))] = name
         head, _, last = name.rpartition(".")
         if head == "torch":
-            method = getattr(torch.Tensor, last, None)
-            if method is not None:
-                table[id(method)] = name
+            same = getattr(torch.Tensor, last, None)
+            if same is not None:
+                table[id(same)] = name
     return table
 
 
@@ -112,7 +112,7 @@ def resolve_allowed(names: list[str]) -> set[int]:
 
 def call_name(func: Any) -> str:
     """How a traced callable is named to the learner: ``torch.sum``, ``Tensor.sum``, ..."""
-    owner = getattr(func, "__self__", None)
+    owner: Any = getattr(func, "__self__", None)
     if type(owner).__name__ == "getset_descriptor":
         return f"Tensor.{owner.__name__}"
     name = getattr(func, "__name__", repr(func))
@@ -127,7 +127,7 @@ def call_name(func: Any) -> str:
 def _caller() -> tuple[str, int]:
     """The file (``<answer>``, ``<setup>``, or ``""`` for neither) and line of the drill code
     that made the call being traced: the innermost frame of either."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename in ("<answer>", "<setup>"):
             return frame.f_code.co_filename, frame.f_lineno
@@ -147,18 +147,24 @@ class ForbidTrace(TorchFunctionMode):
 
     def __enter__(self) -> ForbidTrace:
         if self._table or self._allowed is not None:  # else stay out of the way (it costs)
-            super().__enter__()
+            super().__enter__()  # type: ignore[no-untyped-call]
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._table or self._allowed is not None:
-            super().__exit__(*exc)
+            super().__exit__(*exc)  # type: ignore[no-untyped-call]
 
     def _note(self, name: str) -> None:
         if name not in self.used:
             self.used.append(name)
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
+    def __torch_function__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         owner = getattr(func, "__self__", None)
         name = self._table.get(id(func))
         if name is None:

@@ -43,7 +43,7 @@ def launch(fn: Callable[[int, int], Any], world: int, timeout: float = 10.0) -> 
 def _run_rank(
     fn: Callable[[int, int], Any], rank: int, world: int, timeout: float, folder: Path
 ) -> None:
-    store = dist.FileStore(str(folder / "store"), world)
+    store = dist.FileStore(str(folder / "store"), world)  # type: ignore[attr-defined]
     dist.init_process_group(
         "gloo",
         store=store,

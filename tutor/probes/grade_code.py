@@ -83,7 +83,9 @@ def _reference_outputs(
     return outputs, None
 
 
-def _changed(learner: Learner, spec: dict, inputs: list[Any], output: dict) -> dict | None:
+def _changed(
+    learner: Learner, spec: dict[str, Any], inputs: list[Any], output: dict[str, Any]
+) -> dict[str, Any] | None:
     """What the learner's call changed in its inputs (``inputs_unchanged`` checks), as a diff."""
     after = output.get("inputs")
     if not isinstance(after, list) or len(after) != len(inputs):
@@ -95,7 +97,9 @@ def _changed(learner: Learner, spec: dict, inputs: list[Any], output: dict) -> d
     return None
 
 
-def _wrong_outputs(setup: str, code: str, call: str, trials: list[dict[str, Any]], seed: int):
+def _wrong_outputs(
+    setup: str, code: str, call: str, trials: list[dict[str, Any]], seed: int
+) -> list[Any] | None:
     """A ``wrong`` answer's output per trial (``("raised", type)`` where it raised), or None
     when it does not even define ``call``. It is the drill's own code: the judge may run it."""
     ns = fresh_namespace()
@@ -119,7 +123,7 @@ def _wrong_outputs(setup: str, code: str, call: str, trials: list[dict[str, Any]
     return outputs
 
 
-def _matched(learner: Learner, kw: dict[str, Any], raw: list[dict]) -> int | None:
+def _matched(learner: Learner, kw: dict[str, Any], raw: list[dict[str, Any]]) -> int | None:
     """The index of the first ``wrong`` answer whose outputs the learner's equal on every
     trial (the same exception type where it raised), or None."""
     for j, code in enumerate(kw.get("wrongs") or []):
@@ -141,14 +145,14 @@ def _matched(learner: Learner, kw: dict[str, Any], raw: list[dict]) -> int | Non
 
 def _trial(
     learner: Learner,
-    spec: dict,
+    spec: dict[str, Any],
     i: int,
     expected: Any,
-    output: dict,
+    output: dict[str, Any],
     tol: float,
     unchanged: bool = False,
-    policy: dict | None = None,
-) -> dict | None:
+    policy: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     """None if the learner's output on trial ``i`` agrees with the reference's, else why not."""
     inputs = make_inputs(spec)
     record: dict[str, Any] = {
@@ -381,7 +385,9 @@ def _learner_spec(kw: dict[str, Any]) -> tuple[dict[str, Any], list[str], list[s
     """What the learner's process of ``check_code(**kw)`` runs (``learner_side``'s spec: nothing
     of the reference or the ``assert`` code but the names it reads), the texts to wipe from its
     memory, and the texts it keeps."""
-    spec = {k: kw.get(k) for k in ("setup", "answer", "call", "trials", "forbid", "seed")}
+    spec: dict[str, Any] = {
+        k: kw.get(k) for k in ("setup", "answer", "call", "trials", "forbid", "seed")
+    }
     spec |= {"allow": kw.get("allow") or [], "inputs_unchanged": bool(kw.get("inputs_unchanged"))}
     spec["names"] = _wanted(kw.get("assert_code"))
     hidden = [kw.get("reference") or "", kw.get("assert_code") or ""]
@@ -412,7 +418,9 @@ def _check_seed(kwargs: dict[str, Any], secrets: list[str]) -> dict[str, Any]:
         value = in_child(lambda: check_code(**kwargs, secrets=secrets))
     except (Gone, ValueError) as exc:
         raise RuntimeError(f"the judge of seed {kwargs.get('seed')} ended early: {exc}") from None
-    return value  # type: ignore[return-value]
+    if not isinstance(value, dict):
+        raise RuntimeError(f"the judge of seed {kwargs.get('seed')} sent {type(value).__name__}")
+    return value
 
 
 def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str, Any]]:

@@ -59,8 +59,8 @@ def _by_order(exp: torch.Tensor, got: torch.Tensor, order: str) -> tuple[torch.T
 
 
 def _policy_diff(
-    exp: torch.Tensor, got: torch.Tensor, tol: float, path: str, policy: dict
-) -> dict | None:
+    exp: torch.Tensor, got: torch.Tensor, tol: float, path: str, policy: dict[str, Any]
+) -> dict[str, Any] | None:
     where = f" at {path}" if path else ""
     order = policy.get("order", "exact")
     if order == "set" or (order == "sorted" and exp.shape == got.shape):
@@ -74,7 +74,7 @@ def _policy_diff(
         return d
     if exp.shape != got.shape and policy.get("shape") == "broadcast":
         try:
-            fits = torch.broadcast_shapes(got.shape, exp.shape) == exp.shape
+            fits = torch.broadcast_shapes(got.shape, exp.shape) == exp.shape  # type: ignore[no-untyped-call]
         except RuntimeError:
             fits = False
         if not fits:
@@ -91,8 +91,12 @@ def _policy_diff(
 
 
 def _tensor_diff(
-    exp: torch.Tensor, got: torch.Tensor, tol: float, path: str, policy: dict | None = None
-) -> dict | None:
+    exp: torch.Tensor,
+    got: torch.Tensor,
+    tol: float,
+    path: str,
+    policy: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     if policy:
         return _policy_diff(exp, got, tol, path, policy)
     where = f" at {path}" if path else ""
@@ -158,8 +162,12 @@ def _tensor_diff(
 
 
 def diff(
-    expected: Any, got: Any, tolerance: float = 1e-5, path: str = "", policy: dict | None = None
-) -> dict | None:
+    expected: Any,
+    got: Any,
+    tolerance: float = 1e-5,
+    path: str = "",
+    policy: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
     """None when ``got`` agrees with ``expected``, else what differs (see module docstring);
     ``policy`` is the drill's ``compare`` (None or ``{}``: everything exact)."""
     with _NoSubclass():
@@ -167,8 +175,8 @@ def diff(
 
 
 def _diff(
-    expected: Any, got: Any, tol: float, path: str, policy: dict | None = None
-) -> dict | None:
+    expected: Any, got: Any, tol: float, path: str, policy: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     policy = policy or {}
     where = f" at {path}" if path else ""
     if isinstance(expected, torch.Tensor):

@@ -47,7 +47,9 @@ def _int_range(spec: dict[str, Any], dtype: torch.dtype) -> tuple[int, int]:
     return lo, hi
 
 
-def _with_sum(rows: int, length: int, lo: int, hi: int, total: int, gen: torch.Generator):
+def _with_sum(
+    rows: int, length: int, lo: int, hi: int, total: int, gen: torch.Generator
+) -> torch.Tensor:
     """``rows`` rows of ``length`` integers in [lo, hi], each row adding up to ``total``."""
     if length * lo > total or length * hi < total:
         raise ValueError(f"{length} integers in [{lo}, {hi}] cannot add up to {total}")
@@ -100,7 +102,9 @@ def _bools(spec: dict[str, Any], gen: torch.Generator) -> torch.Tensor:
     return flat.reshape(shape)
 
 
-def constrained_tensor(spec: dict[str, Any], dtype: torch.dtype, gen: torch.Generator):
+def constrained_tensor(
+    spec: dict[str, Any], dtype: torch.dtype, gen: torch.Generator
+) -> torch.Tensor:
     """A random tensor of ``spec["tensor"]``'s shape that respects the spec's constraints:
     ``range`` (inclusive), ``unique`` and ``sum`` (per row of the last dim), ``sorted``
     (ascending along the last dim), ``density`` (bools: the exact fraction of True).

@@ -60,7 +60,7 @@ def _ran(spec: dict[str, Any], ns: dict[str, Any], trace: ForbidTrace) -> dict[s
             except BaseException as exc:  # noqa: BLE001
                 outputs.append({"raised": describe_error(exc, "<answer>")})
                 continue
-            output = {"value": _wire(got)}
+            output: dict[str, Any] = {"value": _wire(got)}
             if spec.get("inputs_unchanged"):
                 output["inputs"] = [_wire(a) for a in args]
             outputs.append(output)

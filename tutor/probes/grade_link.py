@@ -92,7 +92,7 @@ def scrub(texts: list[str]) -> None:
 def not_dumpable() -> bool:
     """prctl(PR_SET_DUMPABLE, 0): no ptrace, no /proc/PID/mem for a same-uid process."""
     try:
-        return _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        return bool(_libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 

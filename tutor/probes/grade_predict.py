@@ -29,7 +29,7 @@ from tutor.probes.values import encode, encode_exception
 _META = {"stride", "size", "shape"}
 
 
-def _split_meta(ask: str) -> tuple[ast.expr, str, list[ast.expr]] | None:
+def _split_meta(ask: str) -> tuple[ast.expr, str, list[ast.Constant]] | None:
     """For ``<base>.stride(...)``/``.size(...)``/``.shape`` return (base, attribute, args)."""
     try:
         node = ast.parse(ask.strip(), mode="eval").body
@@ -44,7 +44,11 @@ def _split_meta(ask: str) -> tuple[ast.expr, str, list[ast.expr]] | None:
         and not node.keywords
         and all(isinstance(a, ast.Constant) for a in node.args)
     ):
-        return node.func.value, node.func.attr, list(node.args)
+        return (
+            node.func.value,
+            node.func.attr,
+            [a for a in node.args if isinstance(a, ast.Constant)],
+        )
     return None
 
 

@@ -176,7 +176,8 @@ class Learner:
             if type(obj) is Remote:
                 remote = object.__getattribute__(obj, "_remote")
                 if remote[0] is self:
-                    return remote[1]
+                    number: int = remote[1]
+                    return number
             return None
 
         wired = to_wire(value, refs=ref)

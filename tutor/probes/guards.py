@@ -8,6 +8,7 @@ import contextlib
 import io
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -125,11 +126,11 @@ def guards(code: str, backend: str = "eager") -> GuardReport:
 
     keep, logger = _Keep(), logging.getLogger("torch._dynamo")
     with contextlib.redirect_stderr(io.StringIO()):  # torch's own log handler writes here
-        torch._logging.set_logs(guards=True, recompiles=True)
+        torch._logging.set_logs(guards=True, recompiles=True)  # type: ignore[attr-defined]
     logger.addHandler(keep)
     recompiles: list[Recompile] = []
     try:
-        compiled = torch.compile(f, backend=counting)
+        compiled: Callable[..., object] = torch.compile(f, backend=counting)
         for i, args in enumerate(calls):
             seen = len(keep.messages)
             try:
@@ -141,7 +142,7 @@ def guards(code: str, backend: str = "eager") -> GuardReport:
                     recompiles.append(Recompile(call=i, reason=_first_failure(message)))
     finally:
         logger.removeHandler(keep)
-        torch._logging.set_logs()
+        torch._logging.set_logs()  # type: ignore[attr-defined]
     guard_log = next((m for m in keep.messages if "TREE_GUARD_MANAGER" in m), "")
     return GuardReport(
         graphs=graphs, graph_breaks=breaks, guards=readable_guards(guard_log),

@@ -23,7 +23,7 @@ class LoaderInputError(ValueError):
     """Options the lab cannot run with; the message says why."""
 
 
-class Numbered(Dataset):
+class Numbered(Dataset[dict[str, Any]]):
     """``n`` samples; sample i is the tensor ``[i, i]``, stamped with who fetched it and when."""
 
     def __init__(self, n: int) -> None:
@@ -43,7 +43,7 @@ class Numbered(Dataset):
 
 def stamped_collate(items: list[dict[str, Any]]) -> dict[str, Any]:
     """The default collate, plus the time the batch was finished."""
-    batch = default_collate(items)
+    batch: dict[str, Any] = default_collate(items)
     batch["done"] = time.perf_counter()
     return batch
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import warnings
 from types import CodeType
+from typing import Literal
 
 import torch
 from torch import nn
@@ -31,6 +32,14 @@ DEFAULT_LR = {"line": 0.1, "classify": 0.5}
 HIGH_LR = {"line": 1.5, "classify": 60.0}
 DEFAULT_STEPS = {"line": 200, "classify": 200}
 MAX_STEPS = 5000
+
+
+def _float(value: object) -> float:
+    """A number the loop's code left in its namespace (a Python number or a one-element
+    tensor), as a float."""
+    if isinstance(value, int | float | torch.Tensor):
+        return float(value)
+    raise TypeError(f"expected a number, got {type(value).__name__}")
 
 
 def _num(value: float) -> float | None:
@@ -177,8 +186,8 @@ def _step(
         assert isinstance(y, torch.Tensor)
         step.accuracy = _accuracy(out, y)
         exec(evaluate, ns)
-        step.eval_accuracy = _num(float(ns["acc"]))  # type: ignore[arg-type]
-        step.eval_loss = _num(float(ns["eval_loss"]))  # type: ignore[arg-type]
+        step.eval_accuracy = _num(_float(ns["acc"]))
+        step.eval_loss = _num(_float(ns["eval_loss"]))
     return step
 
 
@@ -202,7 +211,7 @@ def trace(
         raise ValueError(f"steps must be between 1 and {MAX_STEPS}, not {steps}")
 
     torch.set_num_threads(1)
-    kind = "value" if problem == "line" else "norm"
+    kind: Literal["value", "norm"] = "value" if problem == "line" else "norm"
     data = _line_data() if problem == "line" else _classify_data()
     setup, lines = _setup_lines(problem, bug, lr), _loop_lines(bug)
     ns: dict[str, object] = {"torch": torch, "nn": nn, "F": F, **data}
@@ -242,7 +251,7 @@ def trace(
         result.eval_repeat = []
         for _ in range(2):
             exec(evaluate, ns)
-            result.eval_repeat.append(_num(float(ns["eval_loss"])))
+            result.eval_repeat.append(_num(_float(ns["eval_loss"])))
         given = seen["input"]
         result.criterion_input = CriterionInput(
             minimum=_num(float(given.min())),

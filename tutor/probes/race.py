@@ -29,19 +29,31 @@ class CallCounter(TorchFunctionMode):
         super().__init__()
         self.count = 0
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self.count += 1
         return func(*args, **(kwargs or {}))
 
 
-class OpCounter(TorchDispatchMode):
+class OpCounter(TorchDispatchMode):  # type: ignore[no-untyped-call]
     """Counts ATen operators reaching the dispatcher."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.count = 0
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: Any,
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         self.count += 1
         return func(*args, **(kwargs or {}))
 

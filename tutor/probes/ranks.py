@@ -47,9 +47,9 @@ def collective(op: str, t: torch.Tensor, world: int) -> torch.Tensor:
     if op == "broadcast":
         dist.broadcast(t, src=0)  # in place: everyone gets rank 0's tensor
         return t
-    out = torch.zeros(1)
-    dist.reduce_scatter_single(out, t)
-    return out
+    mine = torch.zeros(1)
+    dist.reduce_scatter_single(mine, t)
+    return mine
 
 
 def run_rank(rank: int, options: dict[str, Any], folder: Path, t0: float) -> None:
@@ -70,7 +70,7 @@ def run_rank(rank: int, options: dict[str, Any], folder: Path, t0: float) -> Non
     t = starting_tensor(op, rank, world, options["values"][rank])
     before, error = t.tolist(), None
     start = time.perf_counter()
-    store = dist.FileStore(str(folder / "store"), world)
+    store = dist.FileStore(str(folder / "store"), world)  # type: ignore[attr-defined]
     timeout = datetime.timedelta(seconds=options["timeout_s"])
     dist.init_process_group("gloo", store=store, rank=rank, world_size=world, timeout=timeout)
     mark("join", start)
@@ -149,7 +149,8 @@ def read_rank(folder: Path, rank: int) -> dict[str, Any]:
     """One rank's result, or a stand-in that says why there is none."""
     path = folder / f"rank{rank}.json"
     if path.exists():
-        return json.loads(path.read_text())
+        result: dict[str, Any] = json.loads(path.read_text())
+        return result
     err = folder / f"rank{rank}.err"
     why = err.read_text() if err.exists() else "the rank was stopped before it finished"
     return {"before": [], "after": [], "events": [], "error": why}
@@ -169,7 +170,7 @@ def ranks(
     values = [float(v) for v in (values or range(1, world + 1))]
     check(world, op, values, slow_rank, delay_ms, skip_rank, timeout_s)
     os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # the run's own loopback; no hostname lookup
-    options = {
+    options: dict[str, Any] = {
         "world": world,
         "op": op,
         "values": values,

@@ -41,7 +41,8 @@ def run_source(source: str, ns: dict[str, Any], what: str) -> Any:
         ) from None
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
+        last = ast.Expression(tree.body[-1].value)
+        tree.body.pop()
     try:
         exec(compile(tree, f"<{what}>", "exec"), ns)
         return None if last is None else eval(compile(last, f"<{what}>", "eval"), ns)
@@ -68,7 +69,8 @@ def as_json(value: Any) -> bool | int | float | str | None:
         return str(value)
     if isinstance(value, float):
         return float(f"{value:.6g}") if math.isfinite(value) else str(value)
-    return value
+    scalar: bool | int | float | str | None = value
+    return scalar
 
 
 def window_of(shape: list[int]) -> list[int]:
@@ -88,7 +90,7 @@ def offsets_of(t: torch.Tensor, limit: int = 100_000) -> torch.Tensor | None:
     """Every storage offset ``t`` reads (None when it has more than ``limit`` elements)."""
     if t.numel() > limit:
         return None
-    offs = torch.full((), t.storage_offset(), dtype=torch.int64)
+    offs = torch.full((), int(t.storage_offset()), dtype=torch.int64)
     for size, stride in zip(t.shape, t.stride(), strict=True):
         offs = offs.unsqueeze(-1) + torch.arange(size, dtype=torch.int64) * stride
     return offs.reshape(-1)
@@ -130,7 +132,7 @@ def shared_tensors(t: torch.Tensor, ns: dict[str, Any], strip: range) -> list[Sh
                 name=name,
                 shape=list(obj.shape),
                 stride=list(obj.stride()),
-                storage_offset=obj.storage_offset(),
+                storage_offset=int(obj.storage_offset()),
                 cells=cells[:STRIP_CAP],
             )
         )
@@ -240,7 +242,7 @@ def stride_map(expr: str, setup: str = "", view: str | None = None) -> StrideMap
     window = window_of(shape)
     index_list = list(itertools.product(*(range(w) for w in window)))
     offsets = [
-        [*idx, t.storage_offset() + sum(i * s for i, s in zip(idx, stride, strict=True))]
+        [*idx, int(t.storage_offset()) + sum(i * s for i, s in zip(idx, stride, strict=True))]
         for idx in index_list
     ]
     meta = t.device.type == "meta"
@@ -257,7 +259,7 @@ def stride_map(expr: str, setup: str = "", view: str | None = None) -> StrideMap
         expr=expr,
         shape=shape,
         stride=stride,
-        storage_offset=t.storage_offset(),
+        storage_offset=int(t.storage_offset()),
         contiguous=t.is_contiguous(),
         dtype=str(t.dtype),
         device=str(t.device),

@@ -174,11 +174,15 @@ def record_backward(
     handles = []
     for node, entry in zip(graph, nodes, strict=True):
 
-        def pre(grad_outputs, entry=entry):
+        def pre(grad_outputs: tuple[torch.Tensor | None, ...], entry: TapeNode = entry) -> None:
             order.append(entry.id)
             entry.grad_in = [tensor_val(g) for g in grad_outputs]
 
-        def post(grad_inputs, grad_outputs, entry=entry):
+        def post(
+            grad_inputs: tuple[torch.Tensor | None, ...],
+            grad_outputs: tuple[torch.Tensor | None, ...],
+            entry: TapeNode = entry,
+        ) -> None:
             entry.grad_out = [tensor_val(g) for g in grad_inputs]
             entry.executed = True
             snap = {name: tensor_val(leaf.grad) for name, leaf in leaves.items()}
@@ -186,7 +190,7 @@ def record_backward(
 
         handles += [node.register_prehook(pre), node.register_hook(post)]
     try:
-        out.backward()
+        out.backward()  # type: ignore[no-untyped-call]
     except RuntimeError as exc:
         raise TapeInputError(f"backward() raised RuntimeError: {exc}") from None
     finally:
@@ -253,7 +257,9 @@ def finite_differences(
     return grads
 
 
-def check_leaves(body, output, where, leaves: dict[str, torch.Tensor]) -> dict[str, Leaf]:
+def check_leaves(
+    body: list[ast.stmt], output: str, where: dict[str, int], leaves: dict[str, torch.Tensor]
+) -> dict[str, Leaf]:
     """Each leaf's ``.grad`` and its finite-difference check."""
     named = [n for n, t in leaves.items() if n.partition(".")[0] in where and t.is_floating_point()]
     result = {}
@@ -303,7 +309,7 @@ def named(ns: dict[str, Any], leaf: bool) -> dict[str, torch.Tensor]:
     }
 
 
-def retain_demo(body: list[ast.stmt], output: str) -> tuple[dict, dict]:
+def retain_demo(body: list[ast.stmt], output: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Intermediates' ``.grad`` without ``retain_grad()`` (None?) and with it (values)."""
     ns = fresh_ns()
     run(body, ns)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import time
+from typing import Any, cast
 
 import torch
 from torch import nn
@@ -32,9 +33,9 @@ from tutor.probes.digits import DigitsDataset
 DEFAULTS = {"lr": 0.05, "batch_size": 32, "momentum": 0.9, "gamma": 0.7}
 
 
-def build(config: str) -> tuple[nn.Module, dict]:
+def build(config: str) -> tuple[nn.Module, dict[str, Any]]:
     """Run the config code; its ``model`` and settings (checked, with defaults filled in)."""
-    scope: dict = {"torch": torch, "nn": nn, "F": F}
+    scope: dict[str, Any] = {"torch": torch, "nn": nn, "F": F}
     exec(compile(config, "<config>", "exec"), scope)
     model = scope.get("model")
     if not isinstance(model, nn.Module):
@@ -65,7 +66,8 @@ def _device(backend: str) -> torch.device:
             "the xla backend needs torch_xla, which this runtime lacks: it runs on the xla "
             "runtime (build it with `make xla-runtime`)"
         ) from None
-    return torch_xla.device()
+    device: torch.device = torch_xla.device()
+    return device
 
 
 def _sync(backend: str) -> None:
@@ -75,7 +77,11 @@ def _sync(backend: str) -> None:
         torch_xla.sync()
 
 
-def _evaluate(model: nn.Module, loader: DataLoader, device: torch.device) -> float:
+def _evaluate(
+    model: nn.Module,
+    loader: DataLoader[tuple[torch.Tensor, torch.Tensor]],
+    device: torch.device,
+) -> float:
     model.eval()
     correct = total = 0
     with torch.no_grad():
@@ -87,7 +93,7 @@ def _evaluate(model: nn.Module, loader: DataLoader, device: torch.device) -> flo
     return correct / total
 
 
-def _to_cpu(obj):
+def _to_cpu(obj: Any) -> Any:
     if isinstance(obj, torch.Tensor):
         return obj.detach().cpu()
     if isinstance(obj, dict):
@@ -140,7 +146,7 @@ def train(
         train_set, batch_size=settings["batch_size"], shuffle=True, generator=loader_rng
     )
     test_loader = DataLoader(test_set, batch_size=len(test_set))
-    step_model = torch.compile(model) if backend == "compile" else model
+    step_model = cast(nn.Module, torch.compile(model)) if backend == "compile" else model
 
     done: list[Epoch] = []
     steps: list[float] = []
@@ -151,7 +157,7 @@ def train(
         for x, y in loader:
             optimizer.zero_grad()
             loss = F.cross_entropy(step_model(x.to(device)), y.to(device))
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
             _sync(backend)
             losses.append(loss.detach())
