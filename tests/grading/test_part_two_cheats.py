@@ -1,0 +1,83 @@
+"""Cheats against part ii's code and fix drills, each graded by the real engine in the real
+sandbox: none comes out correct. Beside them, right answers written another way than the
+reference still pass, on two seeds each."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor.content.catalog import Catalog
+from tutor.grading.engine import grade
+
+CATALOG = Catalog.load()
+
+MSE = "F.mse_loss(model(x), y)"
+BY_HAND = "((x @ model.weight.T + model.bias - y) ** 2).mean()"
+QUIET = "torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)"
+
+
+def _evaluate_inside(context: str, loss: str) -> str:
+    """An evaluate that reads each loss with .item() inside ``context`` (no no_grad)."""
+    return (
+        f"def evaluate(model, batches):\n    total = 0.0\n    with {context}:\n"
+        f"        for x, y in batches:\n            total += {loss}.item()\n"
+        "    return total / len(batches)\n"
+    )
+
+
+#: (drill, what the cheat does, the answer)
+CHEATS: list[tuple[str, str, str]] = [
+    ("honest-clock/fix-eval-tape", "the tape kept, its saved tensors hidden from the check",
+     _evaluate_inside(QUIET, MSE)),
+    ("honest-clock/fix-eval-tape", "the forward by hand, its saved tensors hidden",
+     _evaluate_inside(QUIET, BY_HAND)),
+    ("honest-clock/fix-eval-tape", "torch function turned off around the loop",
+     _evaluate_inside("torch._C.DisableTorchFunction()", MSE)),
+    ("honest-clock/step-flops", "a table of the fixed cases",
+     "def step_flops(widths, batch):\n"
+     "    return {(784, 256, 10, 32): 32 * 2 * (3 * (784 * 256 + 2560) - 784 * 256),"
+     " (3, 5, 1): 30}[tuple(widths) + (batch,)]\n"),
+    ("honest-clock/step-flops", "torch's counter, imported at run time",
+     "import importlib\ndef step_flops(widths, batch):\n"
+     "    fc = importlib.import_module('torch.utils.' + 'flop_counter')\n"
+     "    m = nn.Sequential(*[nn.Linear(i, o) for i, o in zip(widths, widths[1:])])\n"
+     "    with fc.FlopCounterMode(display=False) as c:\n"
+     "        m(torch.randn(batch, widths[0])).sum().backward()\n    return c.get_total_flops()\n"),
+    ("honest-clock/step-flops", "the right count as a float",
+     "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
+     "    return 2.0 * batch * (3 * sum(pairs) - pairs[0])\n"),
+]  # fmt: skip
+
+#: (drill, how it is written, the answer): right answers the reference does not spell out
+RIGHT: list[tuple[str, str, str]] = [
+    ("honest-clock/fix-eval-tape", "inference_mode as a decorator",
+     "@torch.inference_mode()\ndef evaluate(model, batches):\n"
+     "    return sum(F.mse_loss(model(x), y).item() for x, y in batches) / len(batches)\n"),
+    ("honest-clock/fix-eval-tape", "recording switched off and back on",
+     "def evaluate(model, batches):\n    torch.set_grad_enabled(False)\n"
+     "    total = sum(F.mse_loss(model(x), y).item() for x, y in batches)\n"
+     "    torch.set_grad_enabled(True)\n    return total / len(batches)\n"),
+    ("honest-clock/fix-eval-tape", "the model called with detached parameters",
+     "def evaluate(model, batches):\n    params = {k: v.detach() for k, v in model.named_parameters()}\n"
+     "    total = 0.0\n    for x, y in batches:\n"
+     "        total += F.mse_loss(torch.func.functional_call(model, params, (x,)), y).item()\n"
+     "    return total / len(batches)\n"),
+    ("honest-clock/step-flops", "three times the forward, less the first layer's input gradient",
+     "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
+     "    return 2 * batch * (3 * sum(pairs) - pairs[0])\n"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("drill", "what", "answer"), CHEATS, ids=[f"{d}: {w}" for d, w, _ in CHEATS]
+)
+def test_a_cheat_is_refused(sandbox, drill, what, answer):
+    g = grade(CATALOG.drill(drill), answer, 1, sandbox)
+    assert not g.correct and g.status != "correct", g
+
+
+@pytest.mark.parametrize(("drill", "what", "answer"), RIGHT, ids=[f"{d}: {w}" for d, w, _ in RIGHT])
+def test_a_right_answer_written_another_way_passes(sandbox, drill, what, answer):
+    for seed in (1, 2):
+        g = grade(CATALOG.drill(drill), answer, seed, sandbox)
+        assert g.correct, (seed, g.feedback)

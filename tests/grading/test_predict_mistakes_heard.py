@@ -1,0 +1,53 @@
+"""The likely mistakes of the predict drills reach the learner. On two seeds, the value of each
+`wrong` entry, typed as a learner would type it, is graded wrong and followed by that entry's own
+feedback (the first entry's, where two mistakes give one value); the truth typed the same way is
+graded right. Graded by the real engine in the real sandbox (the xla runtime for a drill that
+runs there), for the packs in ``PACKS``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tutor.content.catalog import Catalog
+from tutor.content.models import PredictDrill
+from tutor.grading.engine import grade_batch, plan, run_call
+from tutor.grading.truth import show
+from tutor.grading.variants import render_prose
+
+CATALOG = Catalog.load()
+PACKS = {"honest-clock"}
+SEEDS = (1, 2)
+
+DRILLS = [
+    ref.full_id
+    for ref in CATALOG.drills()
+    if ref.full_id.split("/")[0] in PACKS and isinstance(ref.drill, PredictDrill)
+]
+
+
+@pytest.mark.parametrize("drill", DRILLS)
+def test_each_likely_mistake_gets_its_own_feedback(request, drill):
+    ref = CATALOG.drill(drill)
+    sandbox = request.getfixturevalue("xla_sandbox" if ref.drill.runtime == "xla" else "sandbox")
+    assert ref.drill.wrong, f"{drill} names no likely mistakes"
+    heard = 0
+    for seed in SEEDS:
+        p = plan(ref, "", seed)
+        result = run_call(p, sandbox)
+        assert result is not None and result.ok, (seed, result)
+        data = result.value
+        answers = [(show(data["value"]), seed)]
+        feedback: dict[str, str] = {}
+        for entry, value in zip(ref.drill.wrong, data["wrong"], strict=True):
+            if value["outcome"] == "value" and value["value"]["type"] != "none":
+                typed = show(value["value"])
+                if typed not in feedback:
+                    answers.append((typed, seed))
+                    feedback[typed] = render_prose(entry.feedback, p.params).strip()
+        grades = [g for _, _, g in grade_batch(ref, answers, sandbox)]
+        assert grades[0].correct, (seed, answers[0][0], grades[0].feedback)
+        for (typed, _), g in zip(answers[1:], grades[1:], strict=True):
+            assert not g.correct, (seed, typed)
+            assert g.feedback.endswith(feedback[typed]), (seed, typed, g.feedback)
+            heard += 1
+    assert heard, f"{drill}: no likely mistake had a value on seeds {SEEDS}"
