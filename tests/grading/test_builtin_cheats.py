@@ -104,6 +104,12 @@ CHEATS: list[tuple[str, str, Answer]] = [
      ) + "}\ndef row_major_strides(shape):\n    return T[tuple(shape)]\n"),
     ("three-rules-of-autograd/fix-zero-grad", "the old fixed start's losses",
      "w = start.clone().requires_grad_(True)\nlosses = [5.25 * 0.64 ** k for k in range(50)]\n"),
+    ("three-rules-of-autograd/fix-zero-grad", "the losses in closed form, from start",
+     "losses = [float((start ** 2).sum()) * 0.64 ** k for k in range(50)]\n"),
+    ("three-rules-of-autograd/fix-zero-grad", "the gradient worked out by hand, backward never run",
+     "w = start.clone().requires_grad_(True)\nlosses = []\nfor step in range(50):\n"
+     "    loss = (w ** 2).sum()\n    losses.append(loss.item())\n    with torch.no_grad():\n"
+     "        w -= 0.1 * 2 * w\n"),
     ("three-rules-of-autograd/fix-update-outside-tape", "a zero leaf",
      "w = torch.zeros(3, requires_grad=True)\n"),
     ("reading-the-tape/fix-backward-in-loop", "x.grad written by hand",
@@ -161,6 +167,10 @@ RIGHT: list[tuple[str, str, str]] = [
      "w = start.clone().requires_grad_(True)\nopt = torch.optim.SGD([w], lr=0.1)\nlosses = []\n"
      "for step in range(50):\n    opt.zero_grad()\n    loss = (w ** 2).sum()\n"
      "    losses.append(float(loss))\n    loss.backward()\n    opt.step()\n"),
+    ("three-rules-of-autograd/fix-zero-grad", "torch.autograd.grad of a dot product",
+     "w = start.clone().requires_grad_(True)\nlosses = []\nfor step in range(50):\n"
+     "    loss = torch.dot(w, w)\n    losses.append(loss.item())\n"
+     "    (g,) = torch.autograd.grad(loss, w)\n    with torch.no_grad():\n        w -= 0.1 * g\n"),
     ("three-rules-of-autograd/fix-update-outside-tape", "sub_ and grad.zero_",
      "w = start.clone().requires_grad_(True)\nfor step in range(20):\n    loss = (w ** 2).sum()\n"
      "    loss.backward()\n    with torch.no_grad():\n        w.sub_(0.1 * w.grad)\n"
