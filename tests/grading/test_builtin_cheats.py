@@ -144,6 +144,8 @@ CHEATS: list[tuple[str, str, Answer]] = [
      "with torch.no_grad():\n    for p in model.parameters():\n        p.zero_()\n"
      "def evaluate(model, x):\n    with torch.no_grad():\n        return model(x)\n"),
     ("loop-bugs/fix-checkpoint", "restored is model itself", CKPT + "restored = model\n"),
+    ("loop-bugs/fix-checkpoint", "restored a deep copy of model",
+     "import copy\n" + CKPT + "restored = copy.deepcopy(model)\n"),
     ("loop-bugs/fix-carried-graph", "retain_graph, losses made up",
      "h = torch.zeros(1)\nfor t in range(20):\n    opt.zero_grad()\n"
      "    h = 0.5 * h + model(xs[t : t + 1]).squeeze(0)\n    loss = ((h - 1) ** 2).sum()\n"
