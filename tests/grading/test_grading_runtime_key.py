@@ -65,11 +65,13 @@ def test_pack_check_runs_each_drill_on_its_runtime(sandbox, xla_sandbox):
     assert skipped == []
     # on the default runtime alone (no torch_xla there), the same drills are authoring errors
     from tutor.content.loader import load_pack_located
-    from tutor.grading.packcheck import _check_predict, _Ref, _Reporter
+    from tutor.grading.kinds import kind_of
+    from tutor.grading.packcheck import DrillCheck, _Ref, _Reporter
 
     pack, locator = load_pack_located(XLA_PACK)
     rep = _Reporter(pack, locator)
-    _check_predict(_Ref("x", pack.drills[0]), 0, sandbox, rep)
+    drill = pack.drills[0]
+    kind_of(drill).check(DrillCheck(_Ref("x", drill), 0, sandbox, rep))
     assert rep.problems and "torch_xla" in rep.problems[0].message
 
 

@@ -173,7 +173,7 @@ async def test_lab_button_opens_the_lab_on_the_rendered_setup(make_app):
         await pilot.click("#lab")
         await pilot.pause()
         assert type(app.screen).__name__ == "StrideLab"
-        assert app.screen.setup.strip() == f"x = torch.zeros({a}, {b})"
+        assert str(app.screen.values["setup"]).strip() == f"x = torch.zeros({a}, {b})"
 
 
 async def test_code_drill_failure_shows_input_expected_got_and_index(make_app):

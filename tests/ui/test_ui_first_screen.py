@@ -42,7 +42,8 @@ class App(TutorApp):
         text = "\\n".join(screen.display)
         shown = [t for t in TITLES if t in text]
         with open(os.environ["RESULT"], "w") as fh:
-            fh.write(f"{{len(shown)}} {{self._catalog is None}} {{self._sandbox is None}}")
+            fh.write(f"{{len(shown)}} {{self._catalog is None}} {{self._sandbox is None}}\\n")
+            fh.write(text)
         self.exit()
 
 
@@ -102,8 +103,9 @@ def test_titles_reach_the_terminal_before_the_slow_work_starts(tmp_path):
     child.write_text(CHILD.format(titles=titles()), encoding="utf-8")
     env = {**os.environ, "TERM": "xterm-256color", "RESULT": str(result)}
     run_on_pty([sys.executable, str(child)], env)
-    shown, catalog_unloaded, no_sandbox = result.read_text().split()
-    assert int(shown) == 12  # every title had been written when home_drawn came
+    first, screen = result.read_text().split("\n", 1)
+    shown, catalog_unloaded, no_sandbox = first.split()
+    assert int(shown) == 12, screen  # every title had been written when home_drawn came
     assert catalog_unloaded == "True" and no_sandbox == "True"  # and nothing slow had started
 
 

@@ -109,7 +109,7 @@ async def test_l_opens_the_linked_lab_with_its_preset(make_app):
         await pilot.press("l")  # the fixture lesson links one lab: it opens directly
         await pilot.pause()
         assert type(app.screen).__name__ == get_lab("stride").screen.split(":")[1]
-        assert app.screen.expr == "torch.zeros(2,3)"
+        assert app.screen.values["expr"] == "torch.zeros(2,3)"
 
 
 def test_lesson_parts_split_prose_and_snippets(catalog):
@@ -146,7 +146,7 @@ async def test_clicking_a_lab_link_opens_the_lab(make_app):
         await pilot.pause()
         await pilot.pause()
         assert type(app.screen).__name__ == "StrideLab"
-        assert app.screen.expr == "torch.ones(4)"
+        assert app.screen.values["expr"] == "torch.ones(4)"
 
 
 async def test_r_never_runs_a_focused_snippet_scrolled_out_of_sight(make_app):

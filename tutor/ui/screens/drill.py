@@ -310,8 +310,10 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         explain = self.query_one("#drill-explain", Markdown)
         # the "Why" right below the verdict: on a short terminal it would sit below the fold.
         # After the next refresh: a panel that was hidden while grading has no place until then
+        # at once, not by an animation: until the scroll ends, the editor it moves away keeps
+        # the focus (focus_view.park_focus waits for an animated scroll to end)
         target = explain if explain.display else self.query_one(FeedbackPanel)
-        self.call_after_refresh(target.scroll_visible)
+        self.call_after_refresh(target.scroll_visible, animate=False)
 
     def _say_when_due(self) -> None:
         """Under the buttons, when this drill comes back for review (as the review list says)."""
@@ -332,7 +334,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     def action_reveal(self) -> None:
         """Show this variant's answer; from now on attempts are practice (not mastery)."""
         if self.revealed:
-            self.query_one("#drill-answer", Static).scroll_visible()
+            self.query_one("#drill-answer", Static).scroll_visible(animate=False)
             return
         self.revealed = True  # before the answer arrives: nothing submitted now counts
         self.query_one("#drill-title", Static).update(self._title_text())
@@ -355,7 +357,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return
         panel.update(answer_view(self.kind.answer_input, text, self.app.current_theme.dark))
         self._show_explain()
-        self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
+        self.call_after_refresh(panel.scroll_visible, animate=False)  # no place before now
 
     def action_hint(self) -> None:
         hints = self.variant.hints
@@ -370,7 +372,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         panel = self.query_one("#drill-hints", Static)
         panel.update(shown)
         panel.display = True
-        self.call_after_refresh(panel.scroll_visible)  # shown just now: no place before
+        self.call_after_refresh(panel.scroll_visible, animate=False)  # no place before now
 
     def action_reset(self) -> None:
         reset_answer(self.query_one("#answer"), self.variant)

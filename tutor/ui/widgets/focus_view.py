@@ -28,8 +28,10 @@ def in_view(widget: Widget, panel: Widget) -> bool:
 
 
 def park_focus(panel: ScrollableContainer) -> None:
-    """If the focused widget is inside ``panel`` but out of its view, focus ``panel``."""
-    if not panel.is_attached:
+    """If the focused widget is inside ``panel`` but out of its view, focus ``panel``. Not while
+    the panel is still scrolling (focus scrolls its widget into view by an animation: halfway,
+    the widget is not in view yet); the scroll's last step looks again."""
+    if not panel.is_attached or panel.app.animator.is_being_animated(panel, "scroll_y"):
         return
     focused = panel.screen.focused
     if focused is None or focused is panel or panel not in focused.ancestors:
@@ -50,14 +52,24 @@ class FocusScroll(ScrollableContainer):
         Binding("ctrl+end", "scroll_end", "Bottom", show=False),
     ]
 
+    _moved_since_layout = False
+
     def on_mount(self) -> None:
         self.watch(self, "scroll_y", self._moved, init=False)
+        # where a widget is comes from the screen's layout, which a scroll updates later (on
+        # the screen's next update): look once that layout is made, not before
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
 
     def on_resize(self) -> None:
         self._moved()
 
     def _moved(self) -> None:
-        self.call_after_refresh(park_focus, self)
+        self._moved_since_layout = True
+
+    def _laid_out(self, _screen: object) -> None:
+        if self._moved_since_layout:
+            self._moved_since_layout = False
+            park_focus(self)
 
 
 def reveal_cursor(editor: TextArea) -> None:
