@@ -5,7 +5,6 @@ test process stands in for the zygote: its pages are the ones children share).""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
