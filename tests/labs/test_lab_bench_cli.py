@@ -33,7 +33,7 @@ def test_bench_json_contract():
 
 def test_bench_text_and_refusals():
     code, out, _ = run("bench", CODE, "--threads", "2")
-    assert code == 0 and "Timer.blocked_autorange" in out and "2 thread(s) pinned" in out
+    assert code == 0 and "Timer.blocked_autorange" in out and "2 threads pinned" in out
     code, _, err = run("bench", "x = 1")
     assert code == 1 and "must define fn" in err
     code, out, err = run("bench", CODE, "--threads", "0")

@@ -34,7 +34,7 @@ def test_guards_json_contract():
 
 def test_guards_text_and_bad_code():
     code, out, _ = run("guards", "def f(x):\n    return x.cos()\ncalls = [torch.randn(3)]")
-    assert code == 0 and "1 graph(s), 0 break(s)" in out and "recompiles: none" in out
+    assert code == 0 and "1 graph, 0 breaks" in out and "recompiles: none" in out
     code, out, _ = run("guards", "def f(x): return x", "--json")
     assert code == 1 and "define `calls`" in json.loads(out)["error"]
 

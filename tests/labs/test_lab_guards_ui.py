@@ -22,7 +22,7 @@ async def test_guards_lab_compiles_switches_backend_and_reports_bad_code(sandbox
         lab = app.lab
         assert lab.data is not None and lab.data.graphs == 2
         events = lab.query_one(EventTable)
-        kinds = [str(events.get_row_at(i)[0]) for i in range(events.row_count)]
+        kinds = [event for event, _, _ in events.rows]
         assert kinds[0] == "break" and "recompile" in kinds
         assert "graph 0  sin, mul" in str(lab.query_one("#guards-ops", Static).render())
         assert "L['k'] == 2" in str(lab.query_one("#guards-set-text", Static).render())

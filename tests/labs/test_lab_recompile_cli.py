@@ -59,4 +59,4 @@ def test_text_face_draws_the_bar_and_the_totals():
     lines = text.splitlines()
     assert lines[0].split()[:3] == ["step", "batch", "traced"]
     assert "███ 3 (0)" in lines[3] and "███ 3 (1)" in lines[4]
-    assert lines[-1] == "not padded: 4 distinct shape(s), 4 compile(s), 2 cache hit(s) in 6 steps"
+    assert lines[-1] == "not padded: 4 distinct shapes, 4 compiles, 2 cache hits in 6 steps"

@@ -64,7 +64,7 @@ async def test_the_lab_starts_the_xla_runtime_and_compiles_climb_then_stop_once_
         assert [s.uncached_compiles for s in plain.steps] == [1, 2, 2, 3]
         assert padded.pad_to == 9 and [s.uncached_compiles for s in padded.steps] == [1] * 4
         verdict = str(app.lab.query_one("#recompile-verdict", Static).render())
-        assert "3 compile(s) as they come, 1 padded to 9" in verdict
+        assert "3 compiles as they come, 1 padded to 9" in verdict
         assert "Losses agree" in verdict
 
 

@@ -75,7 +75,7 @@ async def test_the_xla_backend_starts_the_xla_runtime_and_trains(sandbox, xla_ru
         assert not error.has_class("-shown"), error.render()
         table = app.lab.query_one(EpochTable)
         assert [e.epoch for e in table.epochs] == [1] and table.epochs[0].test_accuracy > 0.5
-        assert "· xla ·" in app.lab.sub_title
+        assert "· xla ·" in app.lab.about
 
 
 def test_recording_is_a_real_run():

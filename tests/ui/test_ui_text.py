@@ -122,3 +122,20 @@ async def test_the_lab_picker_names_the_lab_of_each_link(make_app, catalog):
         assert "Benchmark lab  ·  eagerly in the benchmark lab" in listed
         assert "Benchmark lab  ·  compiled with inductor" in listed
         assert "Guard viewer" in listed and "`" not in listed
+
+
+async def test_a_status_line_draws_its_code_spans():
+    from textual.app import App, ComposeResult
+
+    from tutor.ui.widgets.run_status import RunStatus
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield RunStatus()
+
+    app = One()
+    async with app.run_test(size=(80, 5)) as pilot:
+        status = app.query_one(RunStatus)
+        status.message = "the xla runtime is not built: run `make xla-runtime`"
+        await pilot.pause()
+        assert str(status.render()) == "the xla runtime is not built: run make xla-runtime"

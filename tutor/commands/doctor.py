@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from tutor.content.wording import plural
+
 
 def _backend_line(backends: dict[str, Any]) -> str:
     parts = []
@@ -16,7 +18,7 @@ def _backend_line(backends: dict[str, Any]) -> str:
         mark = "yes" if info.get("available") else "no"
         extra = []
         if name == "cuda" and info.get("available"):
-            extra.append(f"{info.get('devices', 0)} device(s)")
+            extra.append(plural(int(info.get("devices", 0)), "device"))
         if name == "xla" and (info.get("pjrt_device") or info.get("device_type")):
             extra.append(f"PJRT {info.get('device_type') or info.get('pjrt_device')}")
         if name == "inductor" and info.get("available"):

@@ -257,7 +257,7 @@ LABS: tuple[Lab, ...] = (
         Limits(60, 2048),
         Param("world", "int", 4, "Ranks to start.", low=d.RANKS_MIN_WORLD, high=d.RANKS_MAX_WORLD, choices=tuple(range(d.RANKS_MIN_WORLD, d.RANKS_MAX_WORLD + 1)), shown="{} ranks", width="15"),
         Param("op", "choice", "all_reduce", "The collective.", choices=d.RANKS_OPS, width="20"),
-        Param("values", "text", None, "One number per rank, e.g. 1,2,3,4 (default r + 1).", parse="tutor.probes.data_ranks:parse_values", label="values", placeholder="rank r starts from r + 1", width="1fr"),
+        Param("values", "text", None, "One number per rank, e.g. 1,2,3,4 (default r + 1).", parse="tutor.probes.data_ranks:parse_values", label="values", title="values: one number per rank, e.g. 1,2,3,4", placeholder="rank r starts from r + 1", width="1fr"),
         Param("slow", "int", None, "A rank that works longer first.", arg="slow_rank", low=0, high=d.RANKS_MAX_WORLD - 1, choices=(None, *range(d.RANKS_MAX_WORLD)), shown="slow {}", width="15"),
         Param("delay_ms", "float", 300.0, "How much longer the slow rank works.", low=0, high=d.RANKS_MAX_DELAY_MS, control="none"),
         Param("skip", "int", None, "A rank that never calls the op.", arg="skip_rank", low=0, high=d.RANKS_MAX_WORLD - 1, choices=(None, *range(d.RANKS_MAX_WORLD)), shown="skip {}", width="15"),

@@ -231,7 +231,8 @@ def explain(data: Ranks) -> str:
         return explain_skip(data, others)
     failed = [r for r, e in enumerate(data.errors) if e]
     if failed:
-        return f"The collective failed on rank(s) {failed}: {data.errors[failed[0]]}"
+        ranks = "rank" if len(failed) == 1 else "ranks"
+        return f"The collective failed on {ranks} {failed}: {data.errors[failed[0]]}"
     text = f"{data.op}: {SEMANTICS[data.op]}."
     if data.last_to_arrive is not None:
         text += (

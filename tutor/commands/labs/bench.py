@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tutor.commands.labs.common import lab_command
+from tutor.content.wording import plural
 from tutor.probes.data_bench import Bench
 
 #: what `tutor lab bench --help` says it does
@@ -22,8 +23,8 @@ def render(data: Bench) -> str:
         f"  more naive samples:   {samples} ms",
         f"Timer.blocked_autorange {t.median_ms:12.3f} ms   median per call",
         f"  IQR {t.iqr_ms:.3f} ms over {t.runs} blocks of {t.number_per_run} calls, "
-        f"{t.threads} thread(s) pinned (torch's default here: {data.default_threads})",
-        f"profiler, top ops by self time over {data.profiled_calls} call(s):",
+        f"{plural(t.threads, 'thread')} pinned (torch's default here: {data.default_threads})",
+        f"profiler, top ops by self time over {plural(data.profiled_calls, 'call')}:",
     ]
     lines += [f"  {p.op:<34}{p.self_ms:10.3f} ms{p.calls:8d} calls" for p in data.profile]
     return "\n".join(lines)

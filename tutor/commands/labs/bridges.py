@@ -8,6 +8,7 @@ config).
 from __future__ import annotations
 
 from tutor.commands.labs.common import lab_command
+from tutor.content.wording import plural
 from tutor.probes.data_bridges import Bridges
 
 #: what `tutor lab bridges --help` says it does
@@ -27,7 +28,7 @@ def render(data: Bridges) -> str:
     same = {True: "same as eager", False: "DIFFERS from eager", None: "could not be run"}
     lines = [
         f"eager                      {data.eager.output}",
-        f"torch_xla lazy             {x.output}   {same[x.matches_eager]}; {x.compiles} compile(s)",
+        f"torch_xla lazy             {x.output}   {same[x.matches_eager]}; {plural(x.compiles, 'compile')}",
         f"torch_xla StableHLO export {same[x.export_matches_eager]} when run",
         f"torchax (jax.jit)          {t.output}   {same[t.matches_eager]}",
         "torch_xla lazy IR:",

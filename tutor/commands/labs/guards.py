@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.commands.labs.common import lab_command
+from tutor.content.wording import plural
 from tutor.probes.data_guards import GuardReport
 
 #: the JSON contract's keys (the model carries two more the lab shows)
@@ -22,8 +23,8 @@ def contract(data: GuardReport) -> dict[str, Any]:
 def render(data: GuardReport) -> str:
     """Graphs, breaks, guards, recompiles and ops as plain text."""
     lines = [
-        f"first call: {data.graphs} graph(s), {len(data.graph_breaks)} break(s); "
-        f"the {data.backend} backend compiled {data.compiles} graph(s) over all calls"
+        f"first call: {plural(data.graphs, 'graph')}, {plural(len(data.graph_breaks), 'break')}; "
+        f"the {data.backend} backend compiled {plural(data.compiles, 'graph')} over all calls"
     ]
     for brk in data.graph_breaks:
         where = f"line {brk.line}" if brk.line else "somewhere"

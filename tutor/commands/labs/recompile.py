@@ -9,6 +9,7 @@ One step per batch size on the XLA device, torch_xla's compile counters read aft
 from __future__ import annotations
 
 from tutor.commands.labs.common import lab_command
+from tutor.content.wording import plural
 from tutor.probes.data_recompile import Recompile
 
 #: the mark drawn once per graph compiled so far
@@ -31,8 +32,9 @@ def render(data: Recompile) -> str:
         )
     last = data.steps[-1]
     lines.append(
-        f"{padding}: {data.distinct_shapes} distinct shape(s), {last.uncached_compiles} "
-        f"compile(s), {last.cached_compiles} cache hit(s) in {len(data.steps)} steps"
+        f"{padding}: {plural(data.distinct_shapes, 'distinct shape')}, "
+        f"{plural(last.uncached_compiles, 'compile')}, {plural(last.cached_compiles, 'cache hit')} "
+        f"in {plural(len(data.steps), 'step')}"
     )
     return "\n".join(lines)
 

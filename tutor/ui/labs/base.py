@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, ScrollableContainer
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Label, Static, TextArea
@@ -53,6 +53,8 @@ class LabScreen(Screen[None], Generic[D]):
     LabScreen .lab-status { padding: 0 1; }
     LabScreen .lab-error { color: $error; padding: 0 1; height: auto; display: none; }
     LabScreen .lab-error.-shown { display: block; }
+    LabScreen .lab-about { color: $text-muted; padding: 0 1; height: auto; display: none; }
+    LabScreen .lab-about.-shown { display: block; }
     """
 
     LAB: ClassVar[str] = ""
@@ -72,7 +74,15 @@ class LabScreen(Screen[None], Generic[D]):
     ERROR_LINE: ClassVar[str] = ""
     """The selector of the ``Static`` that says what went wrong ("": ``#NAME-error``)."""
 
-    BINDINGS = [Binding("escape", "close", "Back")]
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        # the lab's body scrolls whatever control has focus (a button, a field, a select); an
+        # editor keeps pageup/pagedown for its cursor, and ctrl+home/ctrl+end still scroll
+        Binding("pagedown", "scroll_body('scroll_page_down')", "Scroll down", show=False),
+        Binding("pageup", "scroll_body('scroll_page_up')", "Scroll up", show=False),
+        Binding("ctrl+end", "scroll_body('scroll_end')", "Scroll to the end", show=False),
+        Binding("ctrl+home", "scroll_body('scroll_home')", "Scroll to the top", show=False),
+    ]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A screen in ``tutor/ui/labs/NAME/screen.py`` is the lab ``NAME`` (``LAB``), styled by
@@ -118,6 +128,7 @@ class LabScreen(Screen[None], Generic[D]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="lab-about", classes="lab-about")
         yield from self.compose_controls()
         yield from self.compose_status()
         yield from self.compose_body()
@@ -180,10 +191,24 @@ class LabScreen(Screen[None], Generic[D]):
         """Title, first status, the lab's own ``mounted``, and the first run when there is a
         sandbox to run in."""
         self.title = self.TITLE or self.lab.title
+        self.watch(self, "sub_title", self._about)
         self.say(self.idle())
         self.mounted()
         if self.has_sandbox:
             self.action_run()
+
+    about = ""
+    """What the lab says about itself under the header (what it runs, on what data)."""
+
+    def _about(self, sub_title: str | None) -> None:
+        """A lab's sub-title goes on a line of its own that wraps, not into the header, which
+        cut it at 80 columns ("eager · torch_xla · StableHLO export · to…")."""
+        if sub_title:
+            self.about = sub_title
+            self.sub_title = None  # type: ignore[assignment]  # the header shows the app's
+        line = self.query_one("#lab-about", Static)
+        line.update(Text(self.about))
+        line.set_class(bool(self.about), "-shown")
 
     def mounted(self) -> None:
         """What the lab does once its widgets are there (titles, recorded data), before the
@@ -308,6 +333,19 @@ class LabScreen(Screen[None], Generic[D]):
         """An edit takes the last error away."""
         if (event.text_area.id or "").startswith(f"{self.LAB}-"):
             self.hide_error()
+
+    def body_scroll(self) -> ScrollableContainer | None:
+        """The lab's scrolling body: the first scrolling panel that has something to scroll
+        (else the first one)."""
+        panels = [p for p in self.query(ScrollableContainer) if p.display]
+        return next((p for p in panels if p.max_scroll_y > 0), panels[0] if panels else None)
+
+    def action_scroll_body(self, how: str) -> None:
+        """Scroll the lab's body (``how``: ``scroll_page_down``, ``scroll_page_up``, ``scroll_end``,
+        ``scroll_home``)."""
+        body = self.body_scroll()
+        if body is not None:
+            getattr(body, how)(animate=False)
 
     def action_close(self) -> None:
         """Leave the lab."""

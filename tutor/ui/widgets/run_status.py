@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.safe_text import strip_controls
+from tutor.ui.widgets.inline_text import inline
 
 FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -45,4 +45,5 @@ class RunStatus(Static):
 
     def _draw(self) -> None:
         spin = f"{FRAMES[self._frame]} " if self.running and hasattr(self, "_frame") else ""
-        self.update(Text(strip_controls(f"{spin}{self.message}")))  # literal, never markup
+        # literal, never markup; a code span in a message (`make xla-runtime`) drawn as one
+        self.update(inline(strip_controls(f"{spin}{self.message}")))

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.wording import plural
 from tutor.probes.data_bench import Bench
 
 BAR = 16
@@ -63,7 +64,7 @@ class BenchClocks(Static):
             "naive time.time()",
             ms_text(data.naive_ms),
             Text(log_bar(data.naive_ms, low, high), style="yellow"),
-            f"one warm call, one sample, {data.default_threads} thread(s)",
+            f"one warm call, one sample, {plural(data.default_threads, 'thread')}",
         )
         if data.naive_samples_ms:
             lo, hi = min(data.naive_samples_ms), max(data.naive_samples_ms)
@@ -78,6 +79,6 @@ class BenchClocks(Static):
             ms_text(t.median_ms),
             Text(log_bar(t.median_ms, low, high), style="green"),
             f"IQR {ms_text(t.iqr_ms)}: {t.runs} blocks × {t.number_per_run} calls, "
-            f"{t.threads} thread(s) pinned",
+            f"{plural(t.threads, 'thread')} pinned",
         )
         self.update(table)

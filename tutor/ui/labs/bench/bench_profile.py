@@ -6,6 +6,7 @@ from rich.table import Table
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.wording import plural
 from tutor.probes.data_bench import Bench
 from tutor.ui.labs.bench.bench_clocks import ms_text
 
@@ -28,7 +29,7 @@ class BenchProfile(Static):
             box=None,
             padding=(0, 1),
             header_style="bold",
-            title=f"profiler: top ops by self time over {data.profiled_calls} call(s)",
+            title=f"profiler: top ops by self time over {plural(data.profiled_calls, 'call')}",
             title_justify="left",
         )
         table.add_column("op", no_wrap=True, ratio=2)

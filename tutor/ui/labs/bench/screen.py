@@ -8,6 +8,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from tutor.content.labs import Value
+from tutor.content.wording import plural
 from tutor.probes.data_bench import DEFAULT_CODE, Bench
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.bench.bench_clocks import BenchClocks
@@ -60,7 +61,7 @@ class BenchLab(LabScreen[Bench]):
 
     def busy(self, values: dict[str, Value]) -> str:
         threads = values["threads"]
-        return f"timing fn: first call, naive clock, Timer on {threads} thread(s), profiler"
+        return f"timing fn: first call, naive clock, Timer on {plural(int(threads), 'thread')}, profiler"
 
     def show(self, data: Bench) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""

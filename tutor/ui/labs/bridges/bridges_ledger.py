@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.wording import plural
 from tutor.probes.data_bridges import Bridges
 
 VERDICT = {
@@ -50,7 +51,7 @@ class BridgesLedger(Static):
         table.add_row(
             "torch_xla lazy",
             short(x.output),
-            VERDICT[x.matches_eager] + Text(f" · {x.compiles} compile(s)", style="dim"),
+            VERDICT[x.matches_eager] + Text(f" · {plural(x.compiles, 'compile')}", style="dim"),
         )
         table.add_row(
             "torch_xla export",

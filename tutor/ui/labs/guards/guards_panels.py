@@ -3,35 +3,41 @@ as text."""
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.widgets import Static
 
 from tutor.probes.data_guards import GuardReport
 
 
-class EventTable(DataTable):
-    """Graph breaks (where, why) then recompiles (which call, which guard failed)."""
+class EventTable(Static):
+    """Graph breaks (where, why) then recompiles (which call, which guard failed), as a table
+    whose "why" column wraps at any width (a cell cut at the panel's edge lost the reason)."""
 
-    def on_mount(self) -> None:
-        """Set up the columns."""
-        self.cursor_type = "row"
-        self.zebra_stripes = True
-        self.add_column("event", key="event")
-        self.add_column("where", key="where")
-        self.add_column("why", key="why")
+    rows: list[tuple[str, str, str]] = []
+    """The rows shown: (event, where, why)."""
 
     def show(self, data: GuardReport | None) -> None:
         """Fill the table from ``data`` (empty it when None)."""
-        self.clear()
-        if data is None:
-            return
-        for brk in data.graph_breaks:
-            where = f"line {brk.line}" if brk.line else "?"
-            self.add_row(Text("break", style="red"), where, brk.reason)
-        for rec in data.recompiles:
-            self.add_row(Text("recompile", style="yellow"), f"call {rec.call}", rec.reason)
-        if not data.graph_breaks and not data.recompiles:
-            self.add_row(Text("none", style="green"), "", "one capture served every call")
+        rows: list[tuple[str, str, str]] = []
+        if data is not None:
+            for brk in data.graph_breaks:
+                rows.append(("break", f"line {brk.line}" if brk.line else "?", brk.reason))
+            for rec in data.recompiles:
+                rows.append(("recompile", f"call {rec.call}", rec.reason))
+            if not rows:
+                rows.append(("none", "", "one capture served every call"))
+        self.rows = rows
+        table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
+        table.add_column("event", no_wrap=True)
+        table.add_column("where", no_wrap=True)
+        table.add_column("why", ratio=1, overflow="fold")
+        for event, where, why in rows:
+            table.add_row(Text(event, style=EVENT_STYLE[event]), where, Text(why))
+        self.update(table)
+
+
+EVENT_STYLE = {"break": "red", "recompile": "yellow", "none": "green"}
 
 
 def guards_text(data: GuardReport) -> Text:

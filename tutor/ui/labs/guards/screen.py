@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, TextArea
 
 from tutor.content.labs import Value
+from tutor.content.wording import plural
 from tutor.probes.data_guards import BACKENDS, GuardReport
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.guards.guards_panels import EventTable, guards_text, ops_text
@@ -35,7 +36,8 @@ class GuardsLab(LabScreen[GuardReport]):
         with Horizontal(id="guards-body"):
             with Vertical(id="guards-left"):
                 yield Static(id="guards-ops")
-                yield EventTable(id="guards-events")
+                with VerticalScroll(id="guards-events"):
+                    yield EventTable(id="guards-event-rows")
             with VerticalScroll(id="guards-set"):
                 yield Static(id="guards-set-text")
 
@@ -58,10 +60,11 @@ class GuardsLab(LabScreen[GuardReport]):
         self.query_one(EventTable).show(data)
         self.query_one("#guards-set-text", Static).update(guards_text(data))
         self.say(
-            f"{data.graphs} graph(s), {len(data.graph_breaks)} break(s) on the first call · "
-            f"{len(data.recompiles)} recompile(s) · backend {data.backend} (b changes it)"
+            f"{plural(data.graphs, 'graph')}, {plural(len(data.graph_breaks), 'break')} on the "
+            "first call · "
+            f"{plural(len(data.recompiles), 'recompile')} · backend {data.backend} (b changes it)"
         )
-        self.query_one(EventTable).focus()
+        self.query_one("#guards-events").focus()  # arrows and PageDown scroll the table
 
     def action_next_backend(self) -> None:
         """Switch to the next backend and run again."""

@@ -1,5 +1,6 @@
 """Who made which batch when: one lane per process (the main process or each worker) on a shared
-clock, each batch a run of marks labelled by its number."""
+clock from the loop's start, each batch a run of marks labelled by its number, the time a process
+made no batch (starting up, or waiting for the loop to ask) dotted; a legend under the axis."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from tutor.probes.data_loader import LoaderRun
 
 LABEL = 10
 STYLES = ("cyan", "magenta", "green", "yellow")
+IDLE = "·"
+"""a moment a lane made no batch."""
+LEGEND = f"█ making batch k (k shown if it fits)  {IDLE} idle: starting, waiting"
 
 
 def lane_name(worker: int) -> str:
@@ -31,7 +35,7 @@ class LoaderTimeline(Widget):
         return sorted({e.worker for e in self.data.timeline}) if self.data else []
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return 0 if self.data is None else len(self.lanes()) + 1
+        return 0 if self.data is None else len(self.lanes()) + 2
 
     def render(self) -> Text:
         data = self.data
@@ -41,7 +45,7 @@ class LoaderTimeline(Widget):
         end = max((e.end_ms for e in data.timeline), default=1.0) or 1.0
         out = Text()
         for worker in self.lanes():
-            lane = [(" ", "")] * width
+            lane = [(IDLE, "dim")] * width
             for e in (e for e in data.timeline if e.worker == worker):
                 style = STYLES[e.batch % len(STYLES)]
                 a = min(width - 1, int(e.start_ms / end * (width - 1)))
@@ -52,7 +56,9 @@ class LoaderTimeline(Widget):
                     lane[i] = (label[k] if k < len(label) and b - a > len(label) else "█", style)
             out.append(lane_name(worker).ljust(LABEL), style="bold")
             for ch, style in lane:
-                out.append(ch, style=f"reverse {style}" if ch != "█" and style else style)
+                made = ch not in ("█", IDLE) and style != "dim"
+                out.append(ch, style=f"reverse {style}" if made else style)
             out.append("\n")
-        out.append(" " * LABEL + f"0 ms{f'{end:,.1f} ms':>{width - 4}}", style="dim")
+        out.append(" " * LABEL + f"0 ms{f'{end:,.1f} ms':>{width - 4}}\n", style="dim")
+        out.append("key".ljust(LABEL) + LEGEND, style="dim")
         return out

@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tutor.content.labs import Value
+from tutor.content.wording import plural
 from tutor.probes.data_loader import LoaderRun
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.loader.loader_timeline import LoaderTimeline, lane_name
@@ -32,6 +33,38 @@ def summary(data: LoaderRun) -> Text:
     return out
 
 
+def explain(data: LoaderRun) -> str:
+    """What this run shows, in its own numbers."""
+    if data.workers == 0:
+        who = (
+            "With 0 workers the main process makes each batch when the loop asks for it: "
+            "loading and the loop's own work take turns."
+        )
+    else:
+        one = data.workers == 1
+        makes = (
+            "the worker makes every batch" if one else "each worker makes whole batches, in turn"
+        )
+        who = (
+            f"With {plural(data.workers, 'worker')} {makes}; the main process only receives "
+            f"them. The {'lane starts' if one else 'lanes start'} late because workers are "
+            "started when the loop begins: a cost paid every epoch, unless the loader is made "
+            "with persistent_workers=True."
+        )
+    rest = data.samples % data.batch
+    if data.drop_last and rest:
+        dropped = "sample" if rest == 1 else plural(rest, "sample")
+        last = f" drop_last=True dropped the last {dropped}."
+    elif rest:
+        last = (
+            f" The last batch holds {data.last} of {data.batch}: drop_last=True would drop it, "
+            f"for {plural(data.batches - 1, 'step')} an epoch."
+        )
+    else:
+        last = f" {data.samples} is a multiple of {data.batch}: every batch is full."
+    return who + last
+
+
 class LoaderLab(LabScreen[LoaderRun]):
     """The DataLoader timeline. Preset keys: ``samples``, ``batch``, ``workers`` and
     ``drop_last`` (``1``/``true``)."""
@@ -45,6 +78,7 @@ class LoaderLab(LabScreen[LoaderRun]):
         with VerticalScroll(id="loader-main"):
             yield Static(id="loader-summary")
             yield LoaderTimeline(id="loader-timeline")
+            yield Static(id="loader-why")
 
     def busy(self, values: dict[str, Value]) -> str:
         return (
@@ -57,4 +91,5 @@ class LoaderLab(LabScreen[LoaderRun]):
         self.hide_error()
         self.query_one("#loader-summary", Static).update(summary(data))
         self.query_one(LoaderTimeline).data = data
+        self.query_one("#loader-why", Static).update(Text(explain(data)))
         self.say(f"torch {data.torch_version} · ctrl+r to run again")

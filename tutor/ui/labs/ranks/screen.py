@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from tutor.content.labs import Value
@@ -23,6 +23,15 @@ class RanksLab(LabScreen[Ranks]):
     RUN_BUTTON = True
     IDLE = "choose, then ctrl+r to run the ranks"
     HINT = "change the choices, then ctrl+r to run again"
+
+    def compose_controls(self) -> ComposeResult:
+        """The choices and the run button on one row, the values on a row of their own: beside
+        four selects the field was a few columns wide at 80 (it showed "r")."""
+        with Horizontal(id="ranks-controls", classes="lab-controls"):
+            yield from self.controls(["world", "op", "slow", "skip"])
+            yield self.run_button()
+        with Horizontal(id="ranks-values-row", classes="lab-controls"):
+            yield self.control("values")
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="ranks-main"):

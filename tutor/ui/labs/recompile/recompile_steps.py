@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tutor.content.wording import plural
 from tutor.probes.data_recompile import Recompile, Step
 
 #: one mark per graph compiled so far
@@ -66,8 +67,8 @@ class CompileSteps(Static):
             )
         last = data.steps[-1]
         total = Text(
-            f"{data.distinct_shapes} shape(s) · {last.uncached_compiles} compile(s) · "
-            f"{last.cached_compiles} cache hit(s)",
+            f"{plural(data.distinct_shapes, 'shape')} · {plural(last.uncached_compiles, 'compile')} · "
+            f"{plural(last.cached_compiles, 'cache hit')}",
             style="bold",
         )
         return Group(Text(self.heading, style="bold underline"), table, total)

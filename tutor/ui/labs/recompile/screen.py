@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from tutor.content.labs import Value
+from tutor.content.wording import plural
 from tutor.probes.data_recompile import Recompile
 from tutor.ui.labs.base import LabScreen
 from tutor.ui.labs.recompile.recompile_steps import CompileSteps
@@ -27,7 +28,7 @@ def verdict(plain: Recompile, padded: Recompile) -> Text:
     )
     out = Text()
     out.append(f"{len(plain.steps)} steps: ", style="bold")
-    out.append(f"{a.uncached_compiles} compile(s) as they come, ")
+    out.append(f"{plural(a.uncached_compiles, 'compile')} as they come, ")
     out.append(f"{b.uncached_compiles} padded to {padded.pad_to}. ")
     out.append(
         "Losses agree step by step: the padding rows weigh nothing."

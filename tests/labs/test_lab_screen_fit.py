@@ -1,0 +1,118 @@
+"""Nothing a lab shows is cut at 80x24, and all of it is reachable by keyboard: the guard
+viewer's reasons wrap, the ranks lab's values field has room, a lab's description is a line
+under the header (not cut by it), the bench lab's profiler and explanation scroll into view
+whatever has focus, the loader's timeline has a key and no blank lane, counts read as words.
+All from recorded probe data (no sandbox)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.containers import ScrollableContainer
+from textual.widgets import Button, Input, Static
+
+from labs.harness import LabApp, recorded
+from labs.test_lab_guards_probe import RECORDINGS
+from tutor.probes.data_bench import Bench
+from tutor.probes.data_guards import GuardReport
+from tutor.probes.data_loader import LoaderRun
+from tutor.ui.labs.bench.screen import BenchLab
+from tutor.ui.labs.bridges.screen import BridgesLab
+from tutor.ui.labs.guards.guards_panels import EventTable
+from tutor.ui.labs.guards.screen import GuardsLab
+from tutor.ui.labs.loader.loader_timeline import IDLE, LoaderTimeline
+from tutor.ui.labs.loader.screen import LoaderLab
+from tutor.ui.labs.ranks.screen import RanksLab
+from tutor.ui.widgets.run_status import RunStatus
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+def drawn(widget) -> list[str]:
+    """The rows a widget draws, trailing spaces dropped."""
+    return [s.text.rstrip() for s in widget.render_lines(widget.region.reset_offset)]
+
+
+def words(rows: list[str]) -> str:
+    return " ".join(" ".join(rows).split())
+
+
+async def test_the_guard_viewers_reasons_wrap_instead_of_being_cut():
+    data = recorded(GuardReport, "guards_breaks.json")
+    app = LabApp(GuardsLab({"code": RECORDINGS["guards_breaks.json"]["code"]}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(data)
+        await pilot.pause()
+        table = app.lab.query_one(EventTable)
+        rows = drawn(table)
+        assert all(len(row) <= table.region.width for row in rows)
+        shown = words(rows)
+        for reason in [b.reason for b in data.graph_breaks] + [r.reason for r in data.recompiles]:
+            assert " ".join(reason.split()) in shown, reason
+        status = str(app.lab.query_one(RunStatus).render())
+        assert status.startswith("2 graphs, 1 break on the first call · 3 recompiles")
+
+
+async def test_the_ranks_values_field_has_room_at_80_columns():
+    app = LabApp(RanksLab(), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        field = app.lab.query_one("#ranks-values", Input)
+        assert field.region.width >= 60  # "1,2,3,4" and more, with its title
+        assert field.border_title and "one number per rank" in field.border_title
+
+
+async def test_a_labs_description_is_a_line_of_its_own_not_cut_by_the_header():
+    app = LabApp(BridgesLab(), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lab = app.lab
+        assert not lab.sub_title  # the header keeps the title alone
+        about = lab.query_one("#lab-about", Static)
+        assert about.display and lab.about.endswith("(xla runtime; not a TPU)")
+        assert words(drawn(about)) == lab.about
+
+
+async def test_the_bench_labs_profiler_and_why_are_reached_whatever_has_focus():
+    app = LabApp(BenchLab(), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(recorded(Bench, "bench_matmul.json"))
+        await pilot.pause()
+        body = app.lab.query_one("#bench-main", ScrollableContainer)
+        assert body.max_scroll_y > 0  # the profiler and the why are below the fold
+        app.lab.query_one("#bench-go", Button).focus()
+        await pilot.pause()
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert body.scroll_y > 0
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y
+        why = app.lab.query_one("#bench-why")
+        assert body.can_view_entire(why)
+        app.lab.query_one("#bench-code").focus()  # from the editor too: ctrl+home and ctrl+end
+        await pilot.press("ctrl+home")
+        await pilot.pause()
+        assert body.scroll_y == 0
+
+
+async def test_the_loader_timeline_has_a_key_and_no_blank_lane():
+    data = recorded(LoaderRun, "loader_workers.json")
+    app = LabApp(LoaderLab({"samples": "20", "workers": "2"}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(data)
+        await pilot.pause()
+        timeline = app.lab.query_one(LoaderTimeline)
+        rows = drawn(timeline)
+        lanes = [row for row in rows if row.strip().startswith("worker")]
+        assert len(lanes) == 2
+        for lane in lanes:
+            marks = lane.strip()[len("worker 0") :].strip()
+            assert " " not in marks and IDLE in marks  # idle time dotted, never blank
+        assert any(row.strip().startswith("key") and "making batch k" in row for row in rows)
+        assert all(len(row) <= timeline.region.width for row in rows)
+        why = words(drawn(app.lab.query_one("#loader-why")))
+        assert "With 2 workers each worker makes whole batches" in why
+        assert f"The last batch holds {data.last} of {data.batch}" in why
