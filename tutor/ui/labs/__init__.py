@@ -9,6 +9,7 @@ from textual.screen import Screen
 from tutor.content.labs import get_lab, resolve
 
 
-def lab_screen(name: str, preset: dict[str, str] | None = None) -> Screen:
+def lab_screen(name: str, preset: dict[str, str] | None = None) -> Screen[None]:
     """A new screen for the lab ``name`` (KeyError if there is no such lab)."""
-    return resolve(get_lab(name).screen)(preset=preset)
+    screen: Screen[None] = resolve(get_lab(name).screen)(preset=preset)
+    return screen

@@ -205,7 +205,7 @@ class LabScreen(Screen[None], Generic[D]):
         cut it at 80 columns ("eager · torch_xla · StableHLO export · to…")."""
         if sub_title:
             self.about = sub_title
-            self.sub_title = None  # type: ignore[assignment]  # the header shows the app's
+            self.sub_title = None  # the header shows the app's
         line = self.query_one("#lab-about", Static)
         line.update(Text(self.about))
         line.set_class(bool(self.about), "-shown")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
@@ -60,8 +62,8 @@ class BenchLab(LabScreen[Bench]):
             yield Static(WHY, id="bench-why")
 
     def busy(self, values: dict[str, Value]) -> str:
-        threads = values["threads"]
-        return f"timing fn: first call, naive clock, Timer on {plural(int(threads), 'thread')}, profiler"
+        threads = cast("int", values["threads"])
+        return f"timing fn: first call, naive clock, Timer on {plural(threads, 'thread')}, profiler"
 
     def show(self, data: Bench) -> None:
         """Draw ``data`` (also used by tests with recorded data)."""

@@ -16,7 +16,7 @@ ROLE_LABEL = {"parameter": "parameter", "buffer": "buffer", "input": "user input
 ROLE_STYLE = {"parameter": "yellow", "buffer": "magenta", "input": "cyan"}
 
 
-class NodeTable(DataTable):
+class NodeTable(DataTable[str | Text]):
     """One row per node of the export graph, in graph order: its op kind and target; a
     placeholder shows what the signature says it is (``parameter 0.weight``) in place of its
     target, which is only its name."""
@@ -44,7 +44,7 @@ class NodeTable(DataTable):
             self.add_row(Text(node.op, style=OP_STYLE.get(node.op, "")), target)
 
 
-class OpDiffTable(DataTable):
+class OpDiffTable(DataTable[str | Text]):
     """The op histogram: each ATen target, its count in the exported graph and after
     decomposition to Core ATen."""
 

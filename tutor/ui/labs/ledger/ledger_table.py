@@ -43,7 +43,7 @@ def _name(layer: Layer, prefix: str) -> str:
     return f"{prefix}{layer.name.rsplit('.', 1)[-1]} {layer.kind}"
 
 
-class LedgerTable(DataTable):
+class LedgerTable(DataTable[str | Text]):
     """One row per module (indented by depth) and one dim row per buffer it registers."""
 
     def on_mount(self) -> None:

@@ -5,6 +5,7 @@ made no batch (starting up, or waiting for the loop to ask) dotted; a legend und
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -34,7 +35,7 @@ class LoaderTimeline(Widget):
         """The worker ids that made a batch, main process first."""
         return sorted({e.worker for e in self.data.timeline}) if self.data else []
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 0 if self.data is None else len(self.lanes()) + 2
 
     def render(self) -> Text:

@@ -35,8 +35,9 @@ class RanksTable(Static):
         for r in range(data.world):
             waited = data.waited_ms[r]
             inside = "never called it" if waited is None else f"{waited:,.1f} ms"
-            if data.errors[r]:
-                note = Text(data.errors[r], style="red")
+            error = data.errors[r]
+            if error:
+                note = Text(error, style="red")
             elif r == data.last_to_arrive:
                 note = Text("arrived last: the others waited for it", style="yellow")
             elif r == data.slow_rank:

@@ -4,6 +4,7 @@ the collective, and time inside it (mostly waiting for the last rank) get their 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -23,7 +24,7 @@ class RanksTimeline(Widget):
     data: reactive[Ranks | None] = reactive(None, layout=True)
     """The collective's result drawn."""
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 0 if self.data is None else self.data.world + 3
 
     def render(self) -> Text:
@@ -47,8 +48,8 @@ class RanksTimeline(Widget):
             out.append("\n")
         out.append(" " * LABEL + f"0 ms{f'{end:,.0f} ms':>{width - 4}}\n", style="dim")
         out.append(" " * LABEL)
-        for name, (mark, style) in (("join", MARKS["join"]), ("work", MARKS["work"])):
-            out.append(f"{mark * 2} {name}  ", style=style)
+        for name, (glyph, tone) in (("join", MARKS["join"]), ("work", MARKS["work"])):
+            out.append(f"{glyph * 2} {name}  ", style=tone)
         out.append(f"{INSIDE[0] * 2} inside {data.op}  ", style=INSIDE[1])
         if data.skip_rank is not None:
             out.append(f"{MARKS['skipped'][0] * 2} skipped", style=MARKS["skipped"][1])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
@@ -45,7 +45,7 @@ class StrideFacts(Static):
                     f" offset {shared.storage_offset}" if shared.storage_offset else "",
                 ),
             )
-        parts: list = [table]
+        parts: list[RenderableType] = [table]
         self.update(Group(*parts))
 
 

@@ -3,6 +3,8 @@ grid's cursor highlighted, the cells the tensor reads marked, and any tensor sha
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -61,7 +63,10 @@ class StorageStrip(Widget):
         if focus is not None and not start <= focus < stop:
             out.append(f"  cell {focus} is outside the drawn strip")
         used = {o[-1] for o in data.offsets}
-        rows = [("cell", lambda k: str(k)), ("value", lambda k: texts[k - start] if texts else "·")]
+        rows: list[tuple[str, Callable[[int], str]]] = [
+            ("cell", lambda k: str(k)),
+            ("value", lambda k: texts[k - start] if texts else "·"),
+        ]
         for name, text_of in rows:
             out.append("\n" + name.ljust(LABEL), style=style("storage-strip--label"))
             for k in cells:

@@ -15,7 +15,7 @@ def val(v: TensorVal | None, width: int = 36) -> str:
     return "None" if v is None else v.text(width)
 
 
-def flat(values: object) -> list:
+def flat(values: object) -> list[object]:
     """A nested list of numbers flattened (a number becomes a one-element list)."""
     if isinstance(values, list):
         return [x for v in values for x in flat(v)]
@@ -41,10 +41,10 @@ class TapeStepPanel(Static):
         if data is None:
             self.update("")
             return
-        parts: list = []
+        parts: list[Text] = []
         if self.step == 0:
             parts.append(Text("before backward(): press n to run the first node", style="dim"))
-            grads = {name: None for name in data.leaves}
+            grads: dict[str, TensorVal | None] = {name: None for name in data.leaves}
         else:
             node = data.node(data.order[self.step - 1])
             title = f"step {self.step}/{len(data.order)}: {data.label(node.id)}"
@@ -80,7 +80,7 @@ class TapeChecks(Static):
         if data is None:
             self.update("")
             return
-        parts: list = [Text("finite differences (central, float64, h = 1e-6)", style="bold")]
+        parts: list[Text] = [Text("finite differences (central, float64, h = 1e-6)", style="bold")]
         for name, leaf in data.leaves.items():
             if leaf.fd_ok is None:
                 parts.append(Text(f"{name}: {leaf.fd_note}", style="dim"))

@@ -38,7 +38,7 @@ class AccuracyCurve(PlotextPlot):
         last = max(len(self._accuracies), 2)
         plt.xlim(1, last)
         ticks = sorted({1, *(max(1, round(last * k / 4)) for k in range(1, 5))})
-        plt.xticks(ticks, [str(t) for t in ticks])
+        plt.xticks([float(t) for t in ticks], [str(t) for t in ticks])
         low = min([TARGET * 100 - 10, *(a * 100 for a in self._accuracies)])
         plt.ylim(max(0.0, low - 2), 100)
         plt.hline(TARGET * 100, "green")
