@@ -13,7 +13,7 @@ from tutor.content.catalog import Catalog
 from tutor.grading.variants import draw_params, render
 
 CATALOG = Catalog.load()
-CHAPTERS = [5, 6, 7, 8, 9, 11]
+CHAPTERS = [5, 6, 7, 8, 9, 11, 12]
 KINDS = {"predict", "order", "choice", "code", "fix"}
 SEEDS = range(10)
 
