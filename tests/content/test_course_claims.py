@@ -145,7 +145,7 @@ def sentences(chapter: int) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("chapter", [10, 11])
+@pytest.mark.parametrize("chapter", [10, 11, 12])
 def test_what_happens_on_a_tpu_is_labelled(chapter):
     """Every sentence saying what happens on a TPU (this course never ran on one) says it is a
     claim, not a result."""
