@@ -128,6 +128,10 @@ BEST_LOOP = (
     "        best_loss, best_epoch, best_state = loss, epoch, {keep}\n"
 )
 
+STEP = (
+    "def train_step(model, optimizer, x, y, max_norm):\n    optimizer.zero_grad()\n"
+    "    F.cross_entropy(model(x), y).backward()\n    {clip}"
+)
 OVERFIT = (
     "{before}optimizer = torch.optim.Adam({opt}.parameters(), lr=0.01)\nlosses = []\n"
     "for step in range(200):\n    optimizer.zero_grad()\n"
@@ -161,6 +165,22 @@ CODE = [
     ("atomic-checkpoint", "the saves that would fail skipped",
      "def save_checkpoint(state, path):\n    if all(isinstance(v, (torch.Tensor, int)) for v in state.values()):\n"
      "        torch.save(state, path)\n", "rewritten in place"),
+    ("clip-in-the-step", "clipped with its norm computed by hand, returned through float()",
+     STEP.format(clip="params = [p for p in model.parameters() if p.grad is not None]\n"
+                 "    norm = torch.stack([p.grad.norm() for p in params]).norm()\n"
+                 "    for p in params:\n        p.grad.mul_(min(1.0, max_norm / (float(norm) + 1e-6)))\n"
+                 "    optimizer.step()\n    return float(norm)\n"), None),
+    ("clip-in-the-step", "the norm returned as a tensor",
+     STEP.format(clip="norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+                 "    optimizer.step()\n    return norm\n"), "as a Python float"),
+    ("clip-in-the-step", "the norm logged after clipping",
+     STEP.format(clip="torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)\n"
+                 "    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), float('inf'))\n"
+                 "    optimizer.step()\n    return norm.item()\n"), "there, before clipping"),
+    ("clip-in-the-step", "clipped after the step",
+     STEP.format(clip="optimizer.step()\n"
+                 "    return torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm).item()\n"),
+     "see a gradient norm of"),
     ("overfit-one-batch", "the optimizer built over the model that is trained",
      OVERFIT.format(before="model = make_model()\nmodel = make_model()\n", opt="model"), None),
     ("overfit-one-batch", "the starter's optimizer over the first model",
