@@ -4,10 +4,15 @@ TUTOR_HOME, and `--resume` continuing it. Never asserts on a timing value."""
 from __future__ import annotations
 
 import json
+import resource
+import signal
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from tutor.cli import main
+from tutor.commands.labs.train import keep_checkpoint
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -66,3 +71,27 @@ def test_train_on_the_xla_backend_runs_backward_in_the_runtime(tmp_path, monkeyp
     (epoch,) = data["epochs"]
     assert epoch["train_loss"] < 2.3 and epoch["test_accuracy"] > 0.5  # it learned something
     assert data["checkpoint"]["epoch"] == 1
+
+
+def test_a_checkpoint_write_the_file_system_refuses_keeps_the_old_one(tmp_path):
+    """The checkpoint is written atomically: when the write stops partway (a real file-size
+    limit makes the file system refuse it), the previous checkpoint is still whole and no
+    temporary is left; written in place, the old file would already be cut short."""
+    path = tmp_path / "labs" / "train-checkpoint.pt"
+    keep_checkpoint(b"old checkpoint", path)
+    assert path.read_bytes() == b"old checkpoint"
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard))
+    try:
+        with pytest.raises(click.ClickException) as refused:
+            keep_checkpoint(b"x" * 10_000, path)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+    assert str(path) in refused.value.message and "unchanged" in refused.value.message
+    assert path.read_bytes() == b"old checkpoint"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["train-checkpoint.pt"]
+    keep_checkpoint(b"new checkpoint", path)
+    assert path.read_bytes() == b"new checkpoint"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["train-checkpoint.pt"]

@@ -2,12 +2,16 @@
 training run on the shipped digits, headless.
 
 The checkpoint the run returns (bytes, never unpickled here) is kept in the learner's data folder,
-so `--resume` continues the last run exactly where it stopped.
+so `--resume` continues the last run exactly where it stopped. It is written atomically (a
+temporary file in the same folder, flushed to disk, then renamed over the old one), so a run that
+dies while saving leaves the previous checkpoint whole.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import os
 from pathlib import Path
 
 import click
@@ -22,6 +26,33 @@ from tutor.settings import home_dir
 def checkpoint_path() -> Path:
     """Where the last run's checkpoint is kept."""
     return home_dir() / "labs" / "train-checkpoint.pt"
+
+
+def keep_checkpoint(data: bytes, path: Path) -> None:
+    """Write ``data`` to ``path`` atomically: whole into ``PATH.tmp`` beside it, fsynced, then
+    renamed over ``path``, so ``path`` holds the old checkpoint or the new one, never part of
+    one. Raises ClickException naming the path when the file system refuses (the old file is
+    left as it was, and no temporary)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise click.ClickException(
+            f"could not keep the checkpoint at {path}: {exc.strerror or exc}; "
+            "the previous checkpoint, if any, is unchanged"
+        ) from None
+    with contextlib.suppress(OSError):  # the rename made durable, where the folder can be synced
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 def render(data: TrainRun) -> str:
@@ -73,8 +104,7 @@ def run(
         "seed": seed,
     }
     data: TrainRun = run_lab(LAB, values, state=state)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(base64.b64decode(data.state))
+    keep_checkpoint(base64.b64decode(data.state), path)
     data.checkpoint.path = str(path)
     echo_lab(data, as_json, render, face=TrainRun.contract)
 
