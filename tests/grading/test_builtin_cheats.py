@@ -1,6 +1,7 @@
-"""Cheats that the checks of chapters 1-4's code and fix drills once passed, each graded by the
-real engine in the real sandbox: none comes out correct. Beside them, right answers written
-another way than the reference still pass, on two seeds each."""
+"""Cheats that the checks of built-in code and fix drills once passed (chapters 1-4, and one
+xla drill on its own runtime), each graded by the real engine in the real sandbox: none comes
+out correct. Beside them, right answers written another way than the reference still pass, on
+two seeds each."""
 
 from __future__ import annotations
 
@@ -247,3 +248,28 @@ def test_a_right_answer_written_another_way_passes(sandbox, drill, what, answer)
     for seed in (1, 2):
         g = grade(CATALOG.drill(drill), answer, seed, sandbox)
         assert g.correct, (seed, g.feedback)
+
+
+_PADDED = (
+    "def step_loss(x):\n    n = x.shape[0]\n    x = torch.cat([x, torch.zeros(16 - n, 3)]).to(dev)\n"
+    "    loss = {loss}\n    torch_xla.sync()\n    return loss\n"
+)
+
+#: (drill, how it is written, the answer, right): xla drills, graded on the xla runtime
+XLA: list[tuple[str, str, str, bool]] = [
+    ("bridges/keep-one-graph", "divided by the Python row count (1 is a constant of the graph)",
+     _PADDED.format(loss="((x @ w) ** 2).sum() / n"), False),
+    ("bridges/keep-one-graph", "divided by a one-number tensor of the row count",
+     _PADDED.format(loss="((x @ w) ** 2).sum() / torch.tensor(float(n)).to(dev)"), False),
+    ("bridges/keep-one-graph", "a float mask, its rows weighted",
+     _PADDED.format(loss="(((x @ w) ** 2).squeeze(1) * (torch.arange(16) < n).float().to(dev)).sum()"
+                    " / (torch.arange(16) < n).float().to(dev).sum()"), True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("drill", "what", "answer", "right"), XLA, ids=[w for _, w, _, _ in XLA])
+def test_an_xla_drill_grades_the_compiles(xla_sandbox, drill, what, answer, right):
+    g = grade(CATALOG.drill(drill), answer, 1, xla_sandbox)
+    assert g.correct is right, g.feedback
+    if not right:
+        assert "compiled 2 graphs" in g.feedback, g.feedback
