@@ -21,7 +21,7 @@ and trailing blank lines): that is the only normalisation.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -69,14 +69,7 @@ class Drift:
         return f"{self.file}:{self.line}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "message": self.message,
-            "recorded": self.recorded,
-            "actual": self.actual,
-            "diff": self.diff,
-        }
+        return asdict(self)
 
 
 @dataclass
@@ -99,16 +92,7 @@ class LessonReport:
         return not self.drifts
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "snippets": self.snippets,
-            "ok": self.ok,
-            "recorded": self.recorded,
-            "changed": self.changed,
-            "torch": self.torch,
-            "drifts": [d.as_dict() for d in self.drifts],
-            "skipped": list(self.skipped),
-        }
+        return {**asdict(self), "ok": self.ok}
 
 
 # --- outputs ------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,29 +39,50 @@ def _resolve(targets: tuple[str, ...]) -> list[Path]:
         raise click.UsageError(str(exc)) from exc
 
 
-def _timeout(timeout: float | None) -> float:
-    from tutor.commands.lesson_run import SNIPPET_TIMEOUT
+#: what a command says of the lessons it ran (the runtime's torch version, the reports, --json),
+#: returning the exit status
+Report = Callable[[str, "list[LessonReport]", bool], int]
 
-    return timeout or SNIPPET_TIMEOUT
+
+def _lesson_command(name: str, *, record: bool) -> Callable[[Report], click.Command]:
+    """A command that runs (``record``: records) the snippets of the lessons it is given, each
+    with ``--timeout``, in one pool, then exits with what its report function returns."""
+
+    def make(report: Report) -> click.Command:
+        @click.command(name, help=report.__doc__)
+        @_TARGETS
+        @_TIMEOUT
+        @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+        @click.pass_context
+        def command(
+            ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool
+        ) -> None:
+            from tutor.commands.lesson_run import (
+                SNIPPET_TIMEOUT,
+                check_lesson,
+                record_lesson,
+                runtime_torch_version,
+            )
+
+            paths, limit = _resolve(targets), timeout or SNIPPET_TIMEOUT
+            with open_pool(ctx) as pool:
+                version = runtime_torch_version(pool.get())
+                reports = [
+                    record_lesson(path, pool, root=PROJECT_ROOT, version=version, timeout=limit)
+                    if record
+                    else check_lesson(path, pool, root=PROJECT_ROOT, timeout=limit)
+                    for path in paths
+                ]
+            sys.exit(report(version, reports, as_json))
+
+        return command
+
+    return make
 
 
-@click.command("check")
-@_TARGETS
-@_TIMEOUT
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.pass_context
-def check(
-    ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool
-) -> None:
+@_lesson_command("check", record=False)
+def check(version: str, reports: list[LessonReport], as_json: bool) -> int:
     """Re-run every lesson snippet and compare it with its recorded output."""
-    from tutor.commands.lesson_run import check_lesson, runtime_torch_version
-
-    paths = _resolve(targets)
-    reports = []
-    with open_pool(ctx) as pool:
-        version = runtime_torch_version(pool.get())
-        for path in paths:
-            reports.append(check_lesson(path, pool, root=PROJECT_ROOT, timeout=_timeout(timeout)))
     drifts = [d for r in reports for d in r.drifts]
     if as_json:
         data = {
@@ -88,30 +109,12 @@ def check(
         total = sum(r.snippets for r in reports)
         verdict = "ok" if not drifts else f"{len(drifts)} drifted"
         click.echo(f"{len(reports)} lessons, {total} snippets (torch {version}): {verdict}")
-    sys.exit(1 if drifts else 0)
+    return 1 if drifts else 0
 
 
-@click.command("record")
-@_TARGETS
-@_TIMEOUT
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.pass_context
-def record(
-    ctx: click.Context, targets: tuple[str, ...], timeout: float | None, as_json: bool
-) -> None:
+@_lesson_command("record", record=True)
+def record(version: str, reports: list[LessonReport], as_json: bool) -> int:
     """Run the lessons' snippets and write their real outputs into the files."""
-    from tutor.commands.lesson_run import record_lesson, runtime_torch_version
-
-    paths = _resolve(targets)
-    reports = []
-    with open_pool(ctx) as pool:
-        version = runtime_torch_version(pool.get())
-        for path in paths:
-            reports.append(
-                record_lesson(
-                    path, pool, root=PROJECT_ROOT, version=version, timeout=_timeout(timeout)
-                )
-            )
     failures = [d for r in reports for d in r.drifts]
     if as_json:
         data = {"ok": not failures, "torch": version, "lessons": [r.as_dict() for r in reports]}
@@ -123,7 +126,7 @@ def record(
         for r in reports:
             state = "updated" if r.changed else "unchanged"
             click.echo(f"{r.file}: {r.snippets} snippets, {r.recorded} outputs changed ({state})")
-    sys.exit(1 if failures else 0)
+    return 1 if failures else 0
 
 
 def _tell_skipped(reports: Sequence[LessonReport]) -> None:

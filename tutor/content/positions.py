@@ -48,30 +48,28 @@ class Locator:
     """the YAML source (to find text inside a value)"""
     root: yaml.Node | None = field(default=None, repr=False)
     """the composed document, until its positions are indexed"""
-    _values: dict[Path, Position] | None = field(default=None, repr=False)
-    _keys: dict[Path, Position] | None = field(default=None, repr=False)
+    _positions: tuple[dict[Path, Position], dict[Path, Position]] | None = field(
+        default=None, repr=False
+    )
+    """(values, keys) once indexed"""
 
     @property
     def values(self) -> dict[Path, Position]:
         """1-based (line, col) of every value, by path (unshifted)."""
-        if self._values is None:
-            self._index()
-        assert self._values is not None
-        return self._values
+        return self._indexed()[0]
 
     @property
     def keys(self) -> dict[Path, Position]:
         """1-based (line, col) of every mapping key, by the path of its value (unshifted)."""
-        if self._keys is None:
-            self._index()
-        assert self._keys is not None
-        return self._keys
+        return self._indexed()[1]
 
-    def _index(self) -> None:
-        self._values, self._keys = {}, {}
-        if self.root is not None:
-            _Builder(self, []).build(self.root, ())
-        self.root = None
+    def _indexed(self) -> tuple[dict[Path, Position], dict[Path, Position]]:
+        if self._positions is None:
+            self._positions = ({}, {})
+            if self.root is not None:
+                _Builder(self, []).build(self.root, ())
+            self.root = None
+        return self._positions
 
     def at(self, path: Path) -> Position:
         """Where the value at ``path`` starts; else the nearest enclosing value that exists."""
@@ -116,10 +114,8 @@ class _Builder:
     def __init__(self, locator: Locator, problems: list[Problem]) -> None:
         self.locator = locator
         self.problems = problems
-        values, keys = locator._values, locator._keys
-        assert values is not None and keys is not None, "build only while indexing"
-        self.values: dict[Path, Position] = values
-        self.keys: dict[Path, Position] = keys
+        assert locator._positions is not None, "build only while indexing"
+        self.values, self.keys = locator._positions
         self.constructor = yaml.constructor.SafeConstructor()
         self.open: set[int] = set()
         """ids of the container nodes being built (to catch recursive aliases)"""
@@ -270,7 +266,7 @@ def parse_located(text: str, file: str, line_offset: int = 0) -> tuple[Any, Loca
         except NeedsFullBuild:
             # merge keys, duplicate or non-text keys, recursive aliases: the full builder
             # indexes the positions and reports the problems
-            locator._values, locator._keys = {}, {}
+            locator._positions = ({}, {})
             data = _Builder(locator, problems).build(node, ())
     except RecursionError:
         message = "collections nested too deeply: not loaded"

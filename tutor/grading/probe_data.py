@@ -4,9 +4,9 @@ Torch-free."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from tutor.grading.grade import Call, Judgement, Status
 from tutor.sandbox.result import RunResult
@@ -14,6 +14,8 @@ from tutor.sandbox.result import RunResult
 PREDICT_TIMEOUT = 5.0
 CODE_TIMEOUT = 10.0
 MEMORY_MB = Call.model_fields["memory_mb"].default
+
+T = TypeVar("T")
 
 #: how a run that did not finish ends a grading
 _ENDINGS: dict[str, Status] = {
@@ -67,3 +69,20 @@ def malformed(exc: ValidationError) -> Judgement:
     where = ".".join(str(p) for p in first.get("loc", ())) or "the data"
     msg = f"The grading probe sent data that cannot be read ({where}: {first['msg']})."
     return Judgement("sandbox_error", msg, "")
+
+
+def probe_model(
+    result: RunResult | None,
+    adapter: TypeAdapter[T],
+    learner: bool = True,
+    timeout: float = CODE_TIMEOUT,
+) -> T | Judgement:
+    """The probe's data read as ``adapter``'s type, or the judgement for a run that produced
+    none or data that does not fit (``probe_data``, then ``malformed``)."""
+    value = probe_data(result, learner, timeout)
+    if isinstance(value, Judgement):
+        return value
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        return malformed(exc)

@@ -158,13 +158,7 @@ class ForbidTrace(TorchFunctionMode):
         if name not in self.used:
             self.used.append(name)
 
-    def __torch_function__(
-        self,
-        func: Any,
-        types: Any,
-        args: tuple[Any, ...] = (),
-        kwargs: dict[str, Any] | None = None,
-    ) -> Any:
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         owner = getattr(func, "__self__", None)
         name = self._table.get(id(func))
         if name is None:

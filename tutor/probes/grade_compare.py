@@ -46,6 +46,12 @@ def _fail(what: str, message: str, path: str, **extra: Any) -> dict[str, Any]:
     return {"what": what, "message": message, "path": path, **extra}
 
 
+def _wrong_value(expected: Any, got: Any, where: str, path: str) -> dict[str, Any]:
+    """A scalar that is not the expected one (both values sent back, as JSON scalars)."""
+    message = f"returned {got!r}{where}; expected {expected!r}"
+    return _fail("value", message, path, expected=scalar(expected), got=scalar(got))
+
+
 _ORDER = {"sorted": " (compared in sorted order)", "set": " (compared as sets of values)"}
 
 
@@ -100,30 +106,15 @@ def _tensor_diff(
     if policy:
         return _policy_diff(exp, got, tol, path, policy)
     where = f" at {path}" if path else ""
-    if exp.shape != got.shape:
-        return _fail(
-            "shape",
-            f"shape{where} is {tuple(got.shape)}, expected {tuple(exp.shape)}",
-            path,
-            expected=list(exp.shape),
-            got=list(got.shape),
-        )
-    if exp.dtype != got.dtype:
-        return _fail(
-            "dtype",
-            f"dtype{where} is {dtype_name(got.dtype)}, expected {dtype_name(exp.dtype)}",
-            path,
-            expected=dtype_name(exp.dtype),
-            got=dtype_name(got.dtype),
-        )
-    if exp.device != got.device:
-        return _fail(
-            "device",
-            f"device{where} is {got.device}, expected {exp.device}",
-            path,
-            expected=str(exp.device),
-            got=str(got.device),
-        )
+    for what, want, have in (
+        ("shape", list(exp.shape), list(got.shape)),
+        ("dtype", dtype_name(exp.dtype), dtype_name(got.dtype)),
+        ("device", str(exp.device), str(got.device)),
+    ):
+        if want != have:
+            shown = (tuple(have), tuple(want)) if isinstance(want, list) else (have, want)
+            message = f"{what}{where} is {shown[0]}, expected {shown[1]}"
+            return _fail(what, message, path, expected=want, got=have)
     if exp.requires_grad != got.requires_grad:
         state = "requires" if got.requires_grad else "does not require"
         return _fail(
@@ -215,13 +206,7 @@ def _diff(
         return None
     if isinstance(expected, bool) or expected is None or isinstance(expected, str):
         if type(got) is not type(expected) or got != expected:
-            return _fail(
-                "value",
-                f"returned {got!r}{where}; expected {expected!r}",
-                path,
-                expected=scalar(expected),
-                got=scalar(got),
-            )
+            return _wrong_value(expected, got, where, path)
         return None
     if isinstance(expected, int | float):
         if isinstance(got, bool) or not isinstance(got, int | float):
@@ -233,13 +218,7 @@ def _diff(
                 math.isnan(got) and math.isnan(expected)
             )
         if not same:
-            return _fail(
-                "value",
-                f"returned {got!r}{where}; expected {expected!r}",
-                path,
-                expected=scalar(expected),
-                got=scalar(got),
-            )
+            return _wrong_value(expected, got, where, path)
         return None
     try:
         same = bool(got == expected)

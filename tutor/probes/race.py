@@ -22,40 +22,30 @@ class RaceInputError(ValueError):
     """Options the race cannot run with; the message says why."""
 
 
-class CallCounter(TorchFunctionMode):
+class _Counting:
+    """Counts the calls its mode's hook sees, and makes each one."""
+
+    def __init__(self) -> None:
+        super().__init__()  # the mode's own set-up, next in the method order
+        self.count = 0
+
+    def _call(self, func: Any, args: Any, kwargs: Any) -> Any:
+        self.count += 1
+        return func(*args, **(kwargs or {}))
+
+
+class CallCounter(_Counting, TorchFunctionMode):
     """Counts calls from Python into torch."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def __torch_function__(
-        self,
-        func: Any,
-        types: Any,
-        args: tuple[Any, ...] = (),
-        kwargs: dict[str, Any] | None = None,
-    ) -> Any:
-        self.count += 1
-        return func(*args, **(kwargs or {}))
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return self._call(func, args, kwargs)
 
 
-class OpCounter(TorchDispatchMode):  # type: ignore[no-untyped-call]
+class OpCounter(_Counting, TorchDispatchMode):  # type: ignore[no-untyped-call]
     """Counts ATen operators reaching the dispatcher."""
 
-    def __init__(self) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
-        self.count = 0
-
-    def __torch_dispatch__(
-        self,
-        func: Any,
-        types: Any,
-        args: tuple[Any, ...] = (),
-        kwargs: dict[str, Any] | None = None,
-    ) -> Any:
-        self.count += 1
-        return func(*args, **(kwargs or {}))
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        return self._call(func, args, kwargs)
 
 
 def count_ops(code: str, env: dict[str, Any]) -> tuple[int, int]:

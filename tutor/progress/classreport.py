@@ -24,8 +24,8 @@ from pydantic import ValidationError
 
 from tutor.progress.gradebook import matrix
 from tutor.progress.outcomes import label
-from tutor.progress.store import MASTERY_MAX_HINTS
-from tutor.progress.transfer import AttemptRow, ProgressFile
+from tutor.progress.store import MASTERY_MAX_HINTS, Attempt
+from tutor.progress.transfer import ProgressFile
 
 SELF_REPORTED = (
     "These figures come from progress files the learners exported themselves; "
@@ -130,7 +130,7 @@ def read_learners(paths: list[Path]) -> tuple[list[Learner], list[FileProblem]]:
     return learners, problems
 
 
-def mastering(attempt: AttemptRow) -> bool:
+def mastering(attempt: Attempt) -> bool:
     """Whether ``attempt`` masters its drill, as the tutor counts it: right, with at most one
     hint, before the answer was shown."""
     return attempt.correct and attempt.hints_used <= MASTERY_MAX_HINTS and not attempt.revealed

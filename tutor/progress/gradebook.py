@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from tutor.progress.transfer import AttemptRow, ProgressFile
+from tutor.progress.store import Attempt
+from tutor.progress.transfer import ProgressFile
 
 __all__ = ["STATUSES", "columns", "matrix"]
 
@@ -38,7 +39,7 @@ def columns(attempted: set[str], known: Sequence[str]) -> list[str]:
 def matrix(
     learners: Sequence[_Learner],
     known: Sequence[str],
-    mastering: Callable[[AttemptRow], bool],
+    mastering: Callable[[Attempt], bool],
     not_reproduced: set[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """``{"drills": [...], "learners": [{"learner", "mastered", "tried", "cells": {drill:
@@ -49,7 +50,7 @@ def matrix(
     rows = []
     for learner in learners:
         cells: dict[str, dict[str, Any]] = {}
-        by_drill: dict[str, list[AttemptRow]] = {}
+        by_drill: dict[str, list[Attempt]] = {}
         for attempt in learner.doc.attempts:
             by_drill.setdefault(attempt.drill, []).append(attempt)
         for drill in drills:

@@ -14,27 +14,13 @@ import fsrs
 from pydantic import BaseModel, ConfigDict
 
 from tutor.progress.schema import SCHEMA_VERSION
-from tutor.progress.store import Store
+from tutor.progress.store import Attempt, Store
 
 FORMAT: Literal["tutor-progress"] = "tutor-progress"
 
 
 class _Row(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class AttemptRow(_Row):
-    uid: str
-    drill: str
-    seed: int
-    answer: str
-    correct: bool
-    status: str
-    hints_used: int
-    seconds: float
-    at: datetime
-    revealed: bool = False
-    outcome: str = ""
 
 
 class DrillRow(_Row):
@@ -73,7 +59,8 @@ class ProgressFile(_Row):
 
     format: Literal["tutor-progress"]
     version: int
-    attempts: list[AttemptRow] = []
+    attempts: list[Attempt] = []
+    """validated as the store's own ``Attempt`` rows (an unknown field is refused)"""
     lessons: list[LessonRow] = []
     cards: list[CardRow] = []
     chapters: list[ChapterRow] = []
@@ -91,22 +78,7 @@ def export_progress(store: Store, known: dict[str, DrillRow] | None = None) -> d
     doc = ProgressFile(
         format=FORMAT,
         version=SCHEMA_VERSION,
-        attempts=[
-            AttemptRow(
-                uid=a.uid,
-                drill=a.drill,
-                seed=a.seed,
-                answer=a.answer,
-                correct=a.correct,
-                status=a.status,
-                hints_used=a.hints_used,
-                seconds=a.seconds,
-                at=a.at,
-                revealed=a.revealed,
-                outcome=a.outcome,
-            )
-            for a in attempts
-        ],
+        attempts=attempts,
         lessons=[LessonRow(chapter=c, read_at=t) for c, t in rows("SELECT * FROM lessons")],
         cards=[
             CardRow(drill=d, card=dict(fsrs.Card.from_json(c).to_dict()))

@@ -65,6 +65,16 @@ class MoreLimits(TypedDict, total=False):
     result_limit: int
 
 
+class RunOptions(MoreLimits, total=False):
+    """Every keyword of ``AsyncSandbox.run`` (its defaults are there), for the faces that pass
+    them on unchanged."""
+
+    timeout: float
+    memory_mb: int
+    output_limit: int
+    profile: str | None
+
+
 #: named limits profiles: the floors each raises the caller's limits to. ``default`` changes
 #: nothing (runs stay tight); ``compile`` lets torch.compile (inductor, a C++ compiler) finish.
 PROFILES: dict[str, dict[str, int | float]] = {

@@ -13,7 +13,7 @@ from collections.abc import Coroutine
 from concurrent.futures import Future
 from typing import Any, TypeVar, Unpack
 
-from tutor.sandbox.limits import MoreLimits
+from tutor.sandbox.limits import RunOptions
 from tutor.sandbox.protocol import Ready
 from tutor.sandbox.result import RunResult
 from tutor.sandbox.supervisor import AsyncSandbox
@@ -47,49 +47,16 @@ class Sandbox:
         """Start the runtime now instead of on the first run; returns its ready message."""
         return self._wait(self._async.start())
 
-    def run(
-        self,
-        code: str,
-        *,
-        timeout: float = 2.0,
-        memory_mb: int = 1024,
-        output_limit: int = 65536,
-        profile: str | None = None,
-        **limits: Unpack[MoreLimits],
-    ) -> RunResult:
-        """Run code as a drill answer runs; see ``AsyncSandbox.run``."""
-        return self._wait(
-            self._async.run(
-                code,
-                timeout=timeout,
-                memory_mb=memory_mb,
-                output_limit=output_limit,
-                profile=profile,
-                **limits,
-            )
-        )
+    def run(self, code: str, **options: Unpack[RunOptions]) -> RunResult:
+        """Run code as a drill answer runs; see ``AsyncSandbox.run`` (its limits and their
+        defaults)."""
+        return self._wait(self._async.run(code, **options))
 
-    def call(
-        self,
-        target: str,
-        *,
-        timeout: float = 10.0,
-        memory_mb: int = 1024,
-        output_limit: int = 65536,
-        profile: str | None = None,
-        **kwargs: Any,
-    ) -> RunResult:
-        """Call a probe ``tutor.probes.MODULE:FUNCTION``; its data arrives in ``.value``."""
-        return self._wait(
-            self._async.call(
-                target,
-                timeout=timeout,
-                memory_mb=memory_mb,
-                output_limit=output_limit,
-                profile=profile,
-                **kwargs,
-            )
-        )
+    def call(self, target: str, **kwargs: Any) -> RunResult:
+        """Call a probe ``tutor.probes.MODULE:FUNCTION``; its data arrives in ``.value``. The
+        limits (``timeout``, ``memory_mb``, ``output_limit``, ``profile``) and their defaults
+        are ``AsyncSandbox.call``'s; every other keyword goes to the probe."""
+        return self._wait(self._async.call(target, **kwargs))
 
     @property
     def layers(self) -> list[str]:

@@ -19,7 +19,7 @@ from tutor.grading import order as orders
 from tutor.grading import order_check
 from tutor.grading.grade import Call, Judgement, Plan
 from tutor.grading.kinds.base import AnswerInput, Kind, PackCheck, Sweep, Verdict, Where, twins
-from tutor.grading.probe_data import CODE_TIMEOUT, malformed, probe_data
+from tutor.grading.probe_data import CODE_TIMEOUT, probe_model
 from tutor.grading.variants import Variant, draw_params, render, shuffled
 from tutor.probes.data_grading import OrderData
 
@@ -52,13 +52,9 @@ class OrderKind(Kind):
     def judge(self, drill: OrderDrill, p: Plan, answer: str, result: Any) -> Verdict:
         if p.decided is not None or p.call is None:
             return super().judge(drill, p, answer, result)
-        value = probe_data(result, learner=False)
-        if isinstance(value, Judgement):
-            return Verdict(value)
-        try:
-            data = _DATA.validate_python(value)
-        except ValidationError as exc:
-            return Verdict(malformed(exc))
+        data = probe_model(result, _DATA, learner=False)
+        if isinstance(data, Judgement):
+            return Verdict(data)
         return Verdict(orders.judge_run(drill, p.params, data))
 
     def checks(self, drill: OrderDrill) -> bool:

@@ -19,7 +19,7 @@ from tutor.grading.grade import Call, Judgement, Plan
 from tutor.grading.kinds.base import AnswerInput, Kind, PackCheck, Sweep, Verdict, Where
 from tutor.grading.mistakes import truth_problems
 from tutor.grading.predict import judge_predict
-from tutor.grading.probe_data import PREDICT_TIMEOUT, malformed, probe_data
+from tutor.grading.probe_data import PREDICT_TIMEOUT, probe_model
 from tutor.grading.variants import draw_params, render, render_prose
 from tutor.probes.data_grading import MistakeValue, PredictAuthoring, PredictData, PredictValue
 
@@ -51,13 +51,9 @@ class PredictKind(Kind):
     def judge(self, drill: PredictDrill, p: Plan, answer: str, result: Any) -> Verdict:
         if p.decided is not None:
             return super().judge(drill, p, answer, result)
-        value = probe_data(result, learner=False, timeout=PREDICT_TIMEOUT)
-        if isinstance(value, Judgement):
-            return Verdict(value)
-        try:
-            data = _DATA.validate_python(value)
-        except ValidationError as exc:
-            return Verdict(malformed(exc))
+        data = probe_model(result, _DATA, learner=False, timeout=PREDICT_TIMEOUT)
+        if isinstance(data, Judgement):
+            return Verdict(data)
         if isinstance(data, PredictAuthoring):
             err = data.error
             line = f" at line {err.line}" if err.line else ""
