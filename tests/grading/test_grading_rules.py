@@ -144,9 +144,12 @@ def test_distinct_dims_make_a_transposed_shape_fail(rules, sandbox):
 
 
 def test_order_free_comparison_as_a_set(rules, sandbox):
-    g = graded(rules, sandbox, "uniq", "def uniq(x):\n    return x.flip(0)\n")
+    flipped = "def common(a, b):\n    return torch.unique(a[torch.isin(a, b)]).flip(0)\n"
+    g = graded(rules, sandbox, "common", flipped)
     assert g.correct and "only which values appear matters" in g.feedback
-    g = graded(rules, sandbox, "uniq", "def uniq(x):\n    return x + 1\n")
+    g = graded(rules, sandbox, "common", "def common(a, b):\n    return a + 1\n")
+    assert not g.correct and "(compared as sets of values)" in g.feedback
+    g = graded(rules, sandbox, "common", "def common(a, b):\n    return a\n")
     assert not g.correct and "(compared as sets of values)" in g.feedback
 
 
