@@ -24,9 +24,11 @@ FACTS: list[tuple[str, str]] = [
         "xm.mark_step:   compiles 0, cache hits 3, MarkStep 3",
     ),
     (
-        "mark_step is deprecated for sync",
-        "warning: DeprecationWarning - Use torch_xla.sync instead",
+        "mark_step and xla_device are deprecated for sync and device",
+        "warnings: ['DeprecationWarning: Use torch_xla.device instead', "
+        "'DeprecationWarning: Use torch_xla.sync instead']",
     ),
+    ("xm.xla_device is torch_xla.device", "xm.xla_device(): xla:0 | the same device: True"),
     ("torch_xla.compile cuts the step itself", "call 2: compiles 1, cache hits 2"),
     (
         "full_graph=True refuses a value read inside the step",
@@ -54,6 +56,14 @@ FACTS: list[tuple[str, str]] = [
     ),
     ("PT_XLA_DEBUG_LEVEL names the line", "    <module> (<answer>:12)"),
     ("PT_XLA_DEBUG_LEVEL names a sync as the cause", "    user torch_xla.sync"),
+    (
+        "level 1 drops the Execution Analysis",
+        "PT_XLA_DEBUG_LEVEL=1: ['Compilation', 'Post Compilation']",
+    ),
+    (
+        "level 2 keeps it",
+        "PT_XLA_DEBUG_LEVEL=2: ['Compilation', 'Execution', 'Post Compilation']",
+    ),
     (
         "the persistent cache writes the program",
         "first process : compiles 1, {'PersistentCacheMiss': 1}, files in the cache 1",
