@@ -62,6 +62,23 @@ def test_an_xla_snippet_is_recorded_and_checked_on_xla(tmp_path, sandbox, xla_sa
     assert drift.actual == "xla:0 18.0"
 
 
+def test_the_front_matter_names_the_torch_of_the_lessons_own_runtime(
+    tmp_path, sandbox, xla_sandbox
+):
+    from tutor.commands.lesson_run import runtime_torch_version
+    from tutor.content.lesson_outputs import recorded_torch_version
+    from tutor.sandbox.pool import SandboxPool
+
+    pool = SandboxPool(given={None: sandbox, "xla": xla_sandbox})
+    xla, default = runtime_torch_version(xla_sandbox), runtime_torch_version(sandbox)
+    assert xla != default  # torch 2.9 beside torch_xla; the default runtime's is newer
+    lesson = tmp_path / "09-lazy.md"
+    for front, torch in (("runtime: xla\n", xla), ("", default)):
+        lesson.write_text(LESSON.replace("thesis: lazy tensors\n", "thesis: lazy\n" + front))
+        assert record_lesson(lesson, pool).ok
+        assert recorded_torch_version(lesson.read_text()) == torch
+
+
 def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(
     tmp_path, monkeypatch, sandbox
 ):

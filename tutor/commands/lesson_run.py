@@ -33,7 +33,12 @@ from tutor.content.lesson_outputs import (
     set_torch_version,
     short_diff,
 )
-from tutor.content.lesson_text import LessonText, SnippetBlock, parse_lesson_text
+from tutor.content.lesson_text import (
+    LessonText,
+    SnippetBlock,
+    front_matter_defaults,
+    parse_lesson_text,
+)
 from tutor.sandbox.pool import SandboxPool
 from tutor.sandbox.result import RunResult, Status
 from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound, required
@@ -210,8 +215,13 @@ class _Runners:
             runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})  # type: ignore[dict-item]
         )
 
-    def get_default(self) -> Runner:
-        return self.pool.get()
+    def of_lesson(self, doc: LessonText) -> Runner | None:
+        """The runner of the lesson's own runtime (its front matter's ``runtime:``), whose
+        torch the front matter names; None when that runtime is not built."""
+        try:
+            return self.pool.get(front_matter_defaults(doc).get("runtime"))
+        except (RuntimeNotBuilt, RuntimeNotFound):
+            return None
 
     def get(self, name: str, block: SnippetBlock, report: LessonReport) -> Runner | None:
         """The snippet's runner, or None when its runtime is not built (noted in ``report``)."""
@@ -299,8 +309,9 @@ def record_lesson(
             outputs[block.open_idx] = actual
             if normalise(block.output) != actual:
                 report.recorded += 1
-        if blocks:
-            version = version or runtime_torch_version(runners.get_default())
+        own = runners.of_lesson(doc) if blocks and not version else None
+        if own is not None:
+            version = runtime_torch_version(own)
     new = apply_outputs(text, outputs)
     if blocks and version:
         new = set_torch_version(new, version)

@@ -178,14 +178,14 @@ def parse_lesson_text(text: str) -> LessonText:
             pending = None
         else:
             pending = None
-    defaults = _front_matter_defaults(doc)
+    defaults = front_matter_defaults(doc)
     for block in doc.snippets:
         block.limits = block.limits or defaults.get("limits")
         block.runtime = block.runtime or defaults.get("runtime")
     return doc
 
 
-def _front_matter_defaults(doc: LessonText) -> dict[str, str]:
+def front_matter_defaults(doc: LessonText) -> dict[str, str]:
     """The front matter's ``limits:`` and ``runtime:`` values (plain words) that it gives."""
     found: dict[str, str] = {}
     if doc.front_matter is None:
