@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 from tutor.content.wording import plural
 from tutor.probes.data_bench import Bench
+from tutor.ui.widgets.panels import DataStatic
 
 BAR = 16
 
@@ -34,16 +34,10 @@ def log_bar(ms: float, low: float, high: float) -> str:
     return "█" * filled
 
 
-class BenchClocks(Static):
+class BenchClocks(DataStatic[Bench]):
     """One row per clock: what it measured, the time, and a log-scale bar."""
 
-    data: reactive[Bench | None] = reactive(None)
-    """The benchmark result shown."""
-
-    def watch_data(self, data: Bench | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: Bench) -> RenderableType:
         t = data.timer
         readings = [data.first_call_ms, data.naive_ms, *data.naive_samples_ms, t.median_ms]
         positive = [ms for ms in readings if ms > 0]
@@ -81,4 +75,4 @@ class BenchClocks(Static):
             f"IQR {ms_text(t.iqr_ms)}: {t.runs} blocks × {t.number_per_run} calls, "
             f"{plural(t.threads, 'thread')} pinned",
         )
-        self.update(table)
+        return table

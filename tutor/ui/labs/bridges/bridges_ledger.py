@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 from tutor.content.wording import plural
 from tutor.probes.data_bridges import Bridges
+from tutor.ui.widgets.panels import DataStatic
 
 VERDICT = {
     True: Text("same as eager", style="green"),
@@ -32,16 +32,10 @@ def short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class BridgesLedger(Static):
+class BridgesLedger(DataStatic[Bridges]):
     """Eager, torch_xla lazy, torch_xla's export and torchax: output, verdict, compiles."""
 
-    data: reactive[Bridges | None] = reactive(None)
-    """The ledger shown (None before the first run)."""
-
-    def watch_data(self, data: Bridges | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: Bridges) -> RenderableType:
         x, t = data.xla, data.torchax
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
         table.add_column("path", no_wrap=True)
@@ -59,4 +53,4 @@ class BridgesLedger(Static):
             VERDICT[x.export_matches_eager],
         )
         table.add_row("torchax + jax.jit", short(t.output), VERDICT[t.matches_eager])
-        self.update(table)
+        return table

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 from tutor.probes.data_checkpoint import DeviceDemo, Failure, PickledModel, RoundTrip
+from tutor.ui.widgets.panels import DataStatic
 
 
 def code(source: str, dark: bool = True) -> Syntax:
@@ -19,8 +20,11 @@ def code(source: str, dark: bool = True) -> Syntax:
     return Syntax(source.rstrip("\n"), "python", theme=theme, background_color="default")
 
 
-class Panel(Static):
-    """A panel that highlights code to suit the app's theme."""
+D = TypeVar("D")
+
+
+class Panel(DataStatic[D]):
+    """A panel that draws one result, highlighting code to suit the app's theme."""
 
     def code(self, source: str) -> Syntax:
         """``source`` highlighted for the current theme."""
@@ -48,16 +52,10 @@ def note(text: str) -> Text:
     return Text(text, style="italic dim")
 
 
-class DevicePanel(Panel):
+class DevicePanel(Panel[DeviceDemo]):
     """(a) A model on ``meta``, an input on ``cpu``: the real error, then the fix."""
 
-    data: reactive[DeviceDemo | None] = reactive(None)
-    """The device demonstration shown."""
-
-    def watch_data(self, d: DeviceDemo | None) -> None:
-        if d is None:
-            self.update("")
-            return
+    def draw(self, d: DeviceDemo) -> RenderableType:
         parts: list[RenderableType] = [
             self.code(d.code),
             Text(f"model on {d.model_device}, input on {d.input_device}:", style="bold"),
@@ -73,19 +71,13 @@ class DevicePanel(Panel):
                 "data, so they reproduce the mismatch on any machine."
             ),
         ]
-        self.update(Group(*parts))
+        return Group(*parts)
 
 
-class RoundTripPanel(Panel):
+class RoundTripPanel(Panel[RoundTrip]):
     """(b) ``state_dict`` saved, inspected, and loaded back with ``weights_only=True``."""
 
-    data: reactive[RoundTrip | None] = reactive(None)
-    """The round trip shown."""
-
-    def watch_data(self, r: RoundTrip | None) -> None:
-        if r is None:
-            self.update("")
-            return
+    def draw(self, r: RoundTrip) -> RenderableType:
         table = Table(box=None, padding=(0, 2), header_style="bold")
         for column in ("key", "shape", "dtype", "numel"):
             table.add_column(column)
@@ -118,19 +110,13 @@ class RoundTripPanel(Panel):
             ok,
             note("\nA state_dict is tensors by name: any class with the same keys can load it."),
         ]
-        self.update(Group(*parts))
+        return Group(*parts)
 
 
-class PickledPanel(Panel):
+class PickledPanel(Panel[PickledModel]):
     """(c) ``torch.save(model)``: the class path it records, and three ways loading fails."""
 
-    data: reactive[PickledModel | None] = reactive(None)
-    """The pickled-model demonstration shown."""
-
-    def watch_data(self, p: PickledModel | None) -> None:
-        if p is None:
-            self.update("")
-            return
+    def draw(self, p: PickledModel) -> RenderableType:
         refs = Text("the pickle references: ", style="dim")
         for k, name in enumerate(p.globals):
             refs.append(", " if k else "")
@@ -160,4 +146,4 @@ class PickledPanel(Panel):
             failed(p.changed),
             note("\nSave model.state_dict() instead, and keep the class in your code."),
         ]
-        self.update(Group(*parts))
+        return Group(*parts)

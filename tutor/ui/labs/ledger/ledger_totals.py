@@ -5,20 +5,13 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tutor.probes.data_ledger import DTYPES, Ledger, human_bytes
+from tutor.ui.widgets.panels import Padded
 
 
-class LedgerTotals(Widget):
+class LedgerTotals(Padded):
     """Totals of one :class:`Ledger`, as a two-column grid."""
-
-    DEFAULT_CSS = """
-    LedgerTotals {
-        height: auto;
-        padding: 0 1;
-    }
-    """
 
     ledger: reactive[Ledger | None] = reactive(None, layout=True)
     """the ledger to total (None: nothing counted yet)."""

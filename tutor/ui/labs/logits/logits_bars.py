@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tutor.probes.data_logits import LogitsResult
+from tutor.ui.widgets.panels import Padded
 
 BAR = 20
 NUDGE = 0.5
@@ -24,15 +24,11 @@ def bar(p: float, width: int = BAR) -> str:
     return ("█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")).ljust(width, "·")
 
 
-class LogitsBars(Widget, can_focus=True):
+class LogitsBars(Padded, can_focus=True):
     """The classes of one row of logits. Keys: ↑/↓ pick a class, ←/→ (or -/+) move its logit,
     t makes it the target. The widget only asks: the screen changes the logits."""
 
     DEFAULT_CSS = """
-    LogitsBars {
-        height: auto;
-        padding: 0 1;
-    }
     LogitsBars > .logits-bars--selected {
         background: $primary 25%;
     }

@@ -7,20 +7,13 @@ import math
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tutor.probes.data_logits import LogitsResult
+from tutor.ui.widgets.panels import Padded
 
 
-class LogitsSummary(Widget):
+class LogitsSummary(Padded):
     """Compares ``CrossEntropyLoss(z)`` with ``CrossEntropyLoss(softmax(z))`` for one result."""
-
-    DEFAULT_CSS = """
-    LogitsSummary {
-        height: auto;
-        padding: 0 1;
-    }
-    """
 
     result: reactive[LogitsResult | None] = reactive(None, layout=True)
     """the probe's answer for the current logits."""

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
+
+from tutor.ui.widgets.panels import Padded
 
 
-class LoopCode(Widget, can_focus=True):
+class LoopCode(Padded, can_focus=True):
     """Shows the loop's lines as code, the last-run line marked with ▶ and highlighted."""
 
     DEFAULT_CSS = """
-    LoopCode {
-        height: auto;
-        padding: 0 1;
-    }
     LoopCode > .loop-code--cursor {
         background: $primary 30%;
         text-style: bold;

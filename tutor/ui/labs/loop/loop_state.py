@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from rich.table import Table
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tutor.probes.data_loop_trace import Snapshot
+from tutor.ui.widgets.panels import Padded
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,8 @@ def fmt(value: float | None) -> str:
     return f"{value:.5g}" if abs(value) < 1e5 else f"{value:.3e}"
 
 
-class LoopState(Widget):
+class LoopState(Padded):
     """A table of parameter values (or norms) and their ``.grad`` at one moment of the run."""
-
-    DEFAULT_CSS = """
-    LoopState {
-        height: auto;
-        padding: 0 1;
-    }
-    """
 
     view: reactive[StateView | None] = reactive(None, layout=True)
     """what to draw (None: nothing has run)."""

@@ -3,26 +3,20 @@ trips each made from Python into torch."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 from tutor.content.wording import plural
 from tutor.probes.data_race import Race
 from tutor.ui.labs.race.race_bars import duration
+from tutor.ui.widgets.panels import DataStatic
 
 
-class RaceTable(Static):
+class RaceTable(DataStatic[Race]):
     """Code, median, IQR, timed blocks, Python calls and ATen ops of each side."""
 
-    data: reactive[Race | None] = reactive(None)
-    """The race result shown."""
-
-    def watch_data(self, data: Race | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: Race) -> RenderableType:
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
         table.add_column("", style="dim", no_wrap=True)
         table.add_column("loop", ratio=1)
@@ -45,4 +39,4 @@ class RaceTable(Static):
             duration(loop.median_s / data.n),
             duration(batched.median_s / data.n),
         )
-        self.update(table)
+        return table

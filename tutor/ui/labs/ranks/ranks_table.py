@@ -3,12 +3,12 @@ collective raised there."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.reactive import reactive
-from textual.widgets import Static
 
 from tutor.probes.data_ranks import Ranks
+from tutor.ui.widgets.panels import DataStatic
 
 
 def numbers(values: list[float]) -> str:
@@ -16,16 +16,10 @@ def numbers(values: list[float]) -> str:
     return "[" + ", ".join(f"{v:g}" for v in values) + "]"
 
 
-class RanksTable(Static):
+class RanksTable(DataStatic[Ranks]):
     """One row per rank: before, after, time inside the collective, error."""
 
-    data: reactive[Ranks | None] = reactive(None)
-    """The collective's result shown."""
-
-    def watch_data(self, data: Ranks | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: Ranks) -> RenderableType:
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
         table.add_column("rank", no_wrap=True)
         table.add_column("before", ratio=1)
@@ -52,4 +46,4 @@ class RanksTable(Static):
                 inside,
                 note,
             )
-        self.update(table)
+        return table

@@ -9,6 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.probes.data_stride_map import StrideMap, ViewTry
+from tutor.ui.widgets.panels import DataStatic
 
 
 def shape_text(values: list[int]) -> str:
@@ -16,16 +17,10 @@ def shape_text(values: list[int]) -> str:
     return str(tuple(values))
 
 
-class StrideFacts(Static):
+class StrideFacts(DataStatic[StrideMap]):
     """Shape, dtype, device, strides, storage offset, element size, contiguity, shared storage."""
 
-    data: reactive[StrideMap | None] = reactive(None)
-    """The stride map described."""
-
-    def watch_data(self, data: StrideMap | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: StrideMap) -> RenderableType:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", no_wrap=True)
         table.add_column()
@@ -46,7 +41,7 @@ class StrideFacts(Static):
                 ),
             )
         parts: list[RenderableType] = [table]
-        self.update(Group(*parts))
+        return Group(*parts)
 
 
 class ViewVerdict(Static):

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from tutor.probes.data_tape import Tape, TensorVal, fmt
+from tutor.ui.widgets.panels import DataStatic
 
 
 def val(v: TensorVal | None, width: int = 36) -> str:
@@ -70,16 +72,10 @@ class TapeStepPanel(Static):
         self.update(Text("\n").join(parts))
 
 
-class TapeChecks(Static):
+class TapeChecks(DataStatic[Tape]):
     """Finite differences for each leaf, and what retain_grad, no_grad and backward-twice do."""
 
-    data: reactive[Tape | None] = reactive(None)
-    """The recorded tape."""
-
-    def watch_data(self, data: Tape | None) -> None:
-        if data is None:
-            self.update("")
-            return
+    def draw(self, data: Tape) -> RenderableType:
         parts: list[Text] = [Text("finite differences (central, float64, h = 1e-6)", style="bold")]
         for name, leaf in data.leaves.items():
             if leaf.fd_ok is None:
@@ -121,4 +117,4 @@ class TapeChecks(Static):
                     f"backward(): {ng.error or 'worked'}"
                 )
             )
-        self.update(Text("\n").join(parts))
+        return Text("\n").join(parts)
