@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import ScrollableContainer
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Static, TextArea
 
 from labs.harness import LabApp, recorded
 from labs.test_lab_guards_probe import RECORDINGS
 from tutor.probes.data_bench import Bench
 from tutor.probes.data_guards import GuardReport
 from tutor.probes.data_loader import LoaderRun
+from tutor.probes.data_recompile import Recompile
 from tutor.ui.labs.bench.screen import BenchLab
 from tutor.ui.labs.bridges.screen import BridgesLab
 from tutor.ui.labs.guards.guards_panels import EventTable
@@ -22,6 +23,8 @@ from tutor.ui.labs.guards.screen import GuardsLab
 from tutor.ui.labs.loader.loader_timeline import IDLE, LoaderTimeline
 from tutor.ui.labs.loader.screen import LoaderLab
 from tutor.ui.labs.ranks.screen import RanksLab
+from tutor.ui.labs.recompile.recompile_steps import CompileSteps
+from tutor.ui.labs.recompile.screen import RecompileLab
 from tutor.ui.widgets.run_status import RunStatus
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -116,3 +119,36 @@ async def test_the_loader_timeline_has_a_key_and_no_blank_lane():
         why = words(drawn(app.lab.query_one("#loader-why")))
         assert "With 2 workers each worker makes whole batches" in why
         assert f"The last batch holds {data.last} of {data.batch}" in why
+
+
+async def test_the_bench_labs_code_wraps_so_a_one_line_preset_is_read_whole():
+    code = "x = torch.randn(1024, 1024); fn = torch.compile(lambda: x.sin() ** 2 + x.cos() ** 2)"
+    app = LabApp(BenchLab({"code": code}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        editor = app.lab.query_one("#bench-code", TextArea)
+        assert editor.text.strip() == code
+        assert editor.max_scroll_x == 0  # nothing out of sight to the right
+        shown = "".join(row.strip("▊▎ ") for row in drawn(editor))
+        assert "".join(code.split()) in "".join(shown.replace("1 ", "", 1).split())
+
+
+async def test_the_recompile_counts_stay_in_view_when_the_bar_outgrows_its_column():
+    plain = recorded(Recompile, "recompile_plain.json")
+    step = plain.steps[0]
+    steps = [
+        step.model_copy(
+            update={"step": k, "batch": 3 + k, "shape": [3 + k, 8], "uncached_compiles": k + 1}
+        )
+        for k in range(9)
+    ]
+    many = plain.model_copy(update={"steps": steps, "distinct_shapes": 9})
+    app = LabApp(RecompileLab({"sizes": ",".join(str(3 + k) for k in range(9))}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(many)
+        await pilot.pause()
+        rows = drawn(app.lab.query_one("#recompile-plain", CompileSteps))
+        for k in range(9):
+            row = next(r for r in rows if r.split()[:2] == [str(k), str(3 + k)])
+            assert f" {k + 1} " in f"{row} ", row  # the count, whatever the bar's room

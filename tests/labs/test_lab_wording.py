@@ -28,3 +28,18 @@ def test_the_loader_explains_one_worker_and_one_dropped_sample_in_the_singular()
     many = explain_loader(data.model_copy(update={"samples": 23, "drop_last": True}))
     assert "With 2 workers each worker makes whole batches" in many
     assert many.endswith("drop_last=True dropped the last 2 samples.")
+
+
+def test_one_rank_left_holding_a_half_finished_exchange_was_left():
+    data = recorded(Ranks, "ranks_slow.json")  # 4 ranks, values 1 to 4
+    timeout = "Timed out waiting 2000ms for recv operation to complete"
+    skipped = data.model_copy(
+        update={
+            "skip_rank": 1,
+            "errors": [timeout, None, timeout, timeout],
+            "after": [[1.0], [2.0], [7.0], [4.0]],
+        }
+    )
+    assert "Rank 2 was left holding a half-finished exchange." in explain_ranks(skipped)
+    two = skipped.model_copy(update={"after": [[3.0], [2.0], [7.0], [4.0]]})
+    assert "Ranks 0, 2 were left holding a half-finished exchange." in explain_ranks(two)

@@ -270,7 +270,8 @@ def explain_skip(data: Ranks, others: list[int]) -> str:
         )
     partial = [r for r in timed_out if data.after[r] != data.before[r]]
     if partial:
-        text += f" {ranks_list(partial)} were left holding a half-finished exchange."
+        were = "were" if len(partial) > 1 else "was"
+        text += f" {ranks_list(partial)} {were} left holding a half-finished exchange."
     return text + (
         " Without a timeout a real job hangs here forever: every rank must call the same "
         "collectives in the same order."

@@ -39,7 +39,7 @@ class BenchLab(LabScreen[Bench]):
 
     RUN_KEY = "Time it"
     RUN_BUTTON = True
-    EDITOR = {"theme": "monokai", "soft_wrap": False, "show_line_numbers": True}
+    EDITOR = {"theme": "monokai", "soft_wrap": True, "show_line_numbers": True}
     IDLE = "edit fn, then ctrl+r to time it"
     HINT = "fix the code, then ctrl+r to time it again"
 

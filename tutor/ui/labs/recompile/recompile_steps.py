@@ -27,13 +27,13 @@ def events(data: Recompile) -> list[str]:
 
 
 def bar(step: Step, compiled: bool) -> Text:
-    """The compiles so far as a bar; the mark this step added in a warning colour."""
-    text = Text()
+    """The compiles so far, then as a bar (the mark this step added in a warning colour): the
+    count first, so a narrow column cuts the bar, never the number."""
+    text = Text(f"{step.uncached_compiles:>2} ")
     old = step.uncached_compiles - (1 if compiled else 0)
     text.append(BAR * old, style="cyan")
     if compiled:
         text.append(BAR, style="bold yellow")
-    text.append(f" {step.uncached_compiles}")
     return text
 
 
