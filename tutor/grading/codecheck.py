@@ -264,7 +264,8 @@ def judge_code(value: dict[str, Any], mix: str | None = None) -> tuple[Judgement
         category: str | None = exception_category(err.get("message", "")) or "raised"
         if err.get("type") == "NameError" and not err.get("line"):
             msg, category = err["message"][0].upper() + err["message"][1:], None
-        return Judgement("wrong", msg + ".", "", category), forbidden
+        stop = "" if msg.rstrip().endswith((".", "!", "?")) else "."  # torch's own may end it
+        return Judgement("wrong", msg.rstrip() + stop, "", category), forbidden
     refused = [n for n in forbidden if " (" not in n]
     if refused:
         names = ", ".join(f"`{n}`" for n in refused)

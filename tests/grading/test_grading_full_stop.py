@@ -1,0 +1,21 @@
+"""An exception quoted in feedback keeps torch's own punctuation: "cpu!" is not followed by a
+second full stop ("cpu!."), and a message without one gets one."""
+
+from __future__ import annotations
+
+from tutor.grading.codecheck import judge_code
+
+
+def _raised(message: str) -> str:
+    error = {"type": "RuntimeError", "message": message, "line": 2}
+    return judge_code({"stage": "answer_error", "error": error})[0].feedback
+
+
+def test_an_exception_that_ends_its_own_sentence_is_not_given_another_stop():
+    said = _raised("Tensor on device meta is not on the expected device cpu!")
+    assert said == (
+        "Your code raised RuntimeError at line 2: "
+        "Tensor on device meta is not on the expected device cpu!"
+    )
+    assert _raised("shapes differ.").endswith("shapes differ.")
+    assert _raised("shapes differ").endswith("shapes differ.")
