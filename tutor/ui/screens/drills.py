@@ -7,22 +7,20 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.messages import OpenDrill
 from tutor.ui.progress_view import MARKS_LEGEND, MASTERED, drill_mark
+from tutor.ui.screens.list_screen import ListScreen
 from tutor.ui.services import services
-from tutor.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from tutor.content.catalog import DrillRef
 
 
-class DrillListScreen(Screen[None]):
+class DrillListScreen(ListScreen):
     """The drills of ``chapter`` (every drill when None): ✓ mastered, ◐ tried, ○ new."""
 
     CSS_PATH = Path(__file__).with_name(
@@ -30,6 +28,7 @@ class DrillListScreen(Screen[None]):
     )  # absolute: a subclass elsewhere (pack try) reads it too
 
     BINDINGS = [Binding("escape", "back", "Back")]
+    HEAD, LIST = "drills-head", "drill-list"
 
     def __init__(self, chapter: int | None = None) -> None:
         super().__init__()
@@ -38,12 +37,6 @@ class DrillListScreen(Screen[None]):
     def _refs(self) -> list[DrillRef]:
         catalog = services(self).catalog
         return catalog.drills() if self.chapter is None else catalog.drills_for(self.chapter)
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="drills-head")
-        yield OptionList(id="drill-list")
-        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "All drills" if self.chapter is None else f"Drills · chapter {self.chapter}"

@@ -10,15 +10,13 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tutor.ui.progress_view import until
+from tutor.ui.screens.list_screen import ListScreen
 from tutor.ui.services import services
-from tutor.ui.widgets.key_footer import KeyFooter
 
 INTRO = (
     "Each review comes back as a fresh variant with new numbers: recall the idea, not the answer."
@@ -39,7 +37,7 @@ def review_row(title: str, facts: str, width: int) -> Text:
     return text
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(ListScreen):
     """Lists the due drills; enter starts the session, one drill screen after another."""
 
     CSS_PATH = Path(__file__).with_name("drills.tcss")
@@ -49,6 +47,7 @@ class ReviewScreen(Screen[None]):
         Binding("s", "start", "Start reviews"),
         Binding("a", "ahead", "Practise ahead"),
     ]
+    HEAD, LIST = "review-head", "review-list"
 
     def __init__(self) -> None:
         super().__init__()
@@ -56,12 +55,6 @@ class ReviewScreen(Screen[None]):
         """The drills still to serve in the running session."""
         self.served: list[tuple[str, int]] = []
         """(drill, seed) of every variant served in this screen's sessions."""
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="review-head")
-        yield OptionList(id="review-list")
-        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "Reviews"

@@ -1,14 +1,16 @@
-"""Lab panels: ``Padded``, a widget as tall as what it draws with a cell of padding each side,
-and ``DataStatic``, a Static that draws one result (a probe's data) and is empty without one."""
+"""Lab panels: ``Padded``, a widget as tall as what it draws with a cell of padding each side;
+``DataStatic``, a Static that draws one result (a probe's data) and is empty without one; and
+``RowsTable``, a table refilled from one result."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rich.console import RenderableType
+from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 D = TypeVar("D")
 
@@ -36,4 +38,28 @@ class DataStatic(Static, Generic[D]):
 
     def draw(self, data: D) -> RenderableType:
         """``data`` drawn."""
+        raise NotImplementedError
+
+
+class RowsTable(DataTable[str | Text], Generic[D]):
+    """A table of one result: ``COLUMNS`` (label, key) set up on mount with a row cursor and
+    zebra stripes; ``show(data)`` empties it and refills it with ``fill`` (empty for None)."""
+
+    COLUMNS: ClassVar[tuple[tuple[str | Text, str], ...]] = ()
+
+    def on_mount(self) -> None:
+        """Set up the columns."""
+        self.cursor_type = "row"
+        self.zebra_stripes = True
+        for label, key in self.COLUMNS:
+            self.add_column(label, key=key)
+
+    def show(self, data: D | None) -> None:
+        """Fill the table from ``data`` (empty it when None)."""
+        self.clear()
+        if data is not None:
+            self.fill(data)
+
+    def fill(self, data: D) -> None:
+        """Add ``data``'s rows."""
         raise NotImplementedError

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import DataTable
 
 from tutor.probes.data_graph import GraphView
+from tutor.ui.widgets.panels import RowsTable
 
 #: how each node kind is coloured in the node table
 OP_STYLE = {"placeholder": "cyan", "call_function": "", "get_attr": "magenta", "output": "green"}
@@ -16,23 +16,14 @@ ROLE_LABEL = {"parameter": "parameter", "buffer": "buffer", "input": "user input
 ROLE_STYLE = {"parameter": "yellow", "buffer": "magenta", "input": "cyan"}
 
 
-class NodeTable(DataTable[str | Text]):
+class NodeTable(RowsTable[GraphView]):
     """One row per node of the export graph, in graph order: its op kind and target; a
     placeholder shows what the signature says it is (``parameter 0.weight``) in place of its
     target, which is only its name."""
 
-    def on_mount(self) -> None:
-        """Set up the columns."""
-        self.cursor_type = "row"
-        self.zebra_stripes = True
-        self.add_column("op", key="op")
-        self.add_column("target", key="target")
+    COLUMNS = (("op", "op"), ("target", "target"))
 
-    def show(self, data: GraphView | None) -> None:
-        """Fill the table from ``data`` (empty it when None)."""
-        self.clear()
-        if data is None:
-            return
+    def fill(self, data: GraphView) -> None:
         labels = data.placeholder_labels()
         for node in data.nodes:
             if node.name in labels:
@@ -44,23 +35,17 @@ class NodeTable(DataTable[str | Text]):
             self.add_row(Text(node.op, style=OP_STYLE.get(node.op, "")), target)
 
 
-class OpDiffTable(DataTable[str | Text]):
+class OpDiffTable(RowsTable[GraphView]):
     """The op histogram: each ATen target, its count in the exported graph and after
     decomposition to Core ATen."""
 
-    def on_mount(self) -> None:
-        """Set up the columns."""
-        self.cursor_type = "row"
-        self.zebra_stripes = True
-        self.add_column(Text("export", justify="right"), key="before")
-        self.add_column(Text("core", justify="right"), key="after")
-        self.add_column("ATen op", key="op")
+    COLUMNS = (
+        (Text("export", justify="right"), "before"),
+        (Text("core", justify="right"), "after"),
+        ("ATen op", "op"),
+    )
 
-    def show(self, data: GraphView | None) -> None:
-        """Fill the table from ``data`` (empty it when None)."""
-        self.clear()
-        if data is None:
-            return
+    def fill(self, data: GraphView) -> None:
         for change in data.diff():
             style = "red" if change.after == 0 else ("green" if change.before == 0 else "")
             self.add_row(

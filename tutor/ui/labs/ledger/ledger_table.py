@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import DataTable
 
 from tutor.probes.data_ledger import Layer, Ledger
+from tutor.ui.widgets.panels import RowsTable
 
 
 def _shape(shape: list[int] | None) -> str:
@@ -43,23 +43,17 @@ def _name(layer: Layer, prefix: str) -> str:
     return f"{prefix}{layer.name.rsplit('.', 1)[-1]} {layer.kind}"
 
 
-class LedgerTable(DataTable[str | Text]):
+class LedgerTable(RowsTable[Ledger]):
     """One row per module (indented by depth) and one dim row per buffer it registers."""
 
-    def on_mount(self) -> None:
-        """Set up the columns."""
-        self.cursor_type = "row"
-        self.zebra_stripes = True
-        self.add_column("module", key="module")
-        self.add_column(Text("params", justify="right"), key="params")
-        self.add_column("arithmetic", key="arithmetic")
-        self.add_column("output", key="output")
+    COLUMNS = (
+        ("module", "module"),
+        (Text("params", justify="right"), "params"),
+        ("arithmetic", "arithmetic"),
+        ("output", "output"),
+    )
 
-    def show(self, ledger: Ledger | None) -> None:
-        """Fill the table from ``ledger`` (empty it when None)."""
-        self.clear()
-        if ledger is None:
-            return
+    def fill(self, ledger: Ledger) -> None:
         prefixes = tree_prefixes(ledger.layers)
         for i, layer in enumerate(ledger.layers):
             own = layer.params

@@ -6,8 +6,6 @@ arrives as data; this screen plays it back line by line, step by step, or contin
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -48,11 +46,11 @@ class LoopLab(LabScreen[LoopTrace]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (34, "-tall")]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("n", "next_line", "Line"),
-        Binding("s", "next_step", "Step"),
+        Binding("n", "move('next_line')", "Line"),
+        Binding("s", "move('next_step')", "Step"),
         Binding("r", "toggle_play", "Run/pause"),
-        Binding("home,0", "rewind", "Rewind"),
-        Binding("end,e", "finish", "End"),
+        Binding("home,0", "move('rewind')", "Rewind"),
+        Binding("end,e", "move('finish')", "End"),
         Binding("v", "page", "Panels"),
         Binding("plus,equals_sign", "faster", "Faster", show=False),
         Binding("minus", "slower", "Slower", show=False),
@@ -217,19 +215,13 @@ class LoopLab(LabScreen[LoopTrace]):
         if hasattr(self, "_ticker"):
             self._ticker.pause()
 
-    def _move(self, move: Callable[[], object]) -> None:
-        """Pause, move the playhead with ``move`` (one of its methods), and redraw."""
+    def action_move(self, how: str) -> None:
+        """Pause, move the playhead and redraw: ``next_line`` runs one line, ``next_step`` runs
+        to the end of the step, ``rewind`` goes back to before the first line, ``finish``
+        jumps to the end of the run (the playhead's methods of those names)."""
         self._pause()
-        move()
+        getattr(self.playhead, how)()
         self.refresh_view()
-
-    def action_next_line(self) -> None:
-        """Run one line."""
-        self._move(self.playhead.next_line)
-
-    def action_next_step(self) -> None:
-        """Run to the end of the step."""
-        self._move(self.playhead.next_step)
 
     def action_toggle_play(self) -> None:
         """Play continuously, or pause."""
@@ -243,14 +235,6 @@ class LoopLab(LabScreen[LoopTrace]):
             self.playing = True
             self._ticker.resume()
         self.refresh_view()
-
-    def action_rewind(self) -> None:
-        """Back to before the first line."""
-        self._move(self.playhead.rewind)
-
-    def action_finish(self) -> None:
-        """Jump to the end of the run."""
-        self._move(self.playhead.finish)
 
     def action_faster(self) -> None:
         """Play more steps per second."""

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.geometry import Size
-from textual.reactive import reactive
-from textual.widget import Widget
 
 from tutor.probes.data_ranks import Ranks
+from tutor.ui.widgets.time_axis import TimeAxis, Timeline
 
 LABEL = 8
 #: event -> (mark, style); any other event is the collective itself
@@ -16,37 +15,27 @@ MARKS = {"join": ("░", "dim"), "work": ("▒", "yellow"), "skipped": ("·", "r
 INSIDE = ("█", "cyan")
 
 
-class RanksTimeline(Widget):
+class RanksTimeline(Timeline[Ranks]):
     """Lanes of marks scaled to the widget's width, with a legend and the time axis."""
 
-    DEFAULT_CSS = "RanksTimeline { height: auto; padding: 0 1; }"
-
-    data: reactive[Ranks | None] = reactive(None, layout=True)
-    """The collective's result drawn."""
+    LABEL = LABEL
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 0 if self.data is None else self.data.world + 3
 
-    def render(self) -> Text:
-        data = self.data
-        if data is None:
-            return Text("")
-        width = max(10, self.size.width - LABEL - 2)
-        end = max((e.end_ms for e in data.timeline), default=1.0) or 1.0
+    def draw(self, data: Ranks, axis: TimeAxis) -> Text:
         out = Text()
         for r in range(data.world):
-            lane = [(" ", "")] * width
+            lane = [(" ", "")] * axis.width
             for e in (e for e in data.timeline if e.rank == r):
-                mark = MARKS.get(e.event, INSIDE)
-                a = int(e.start_ms / end * (width - 1))
-                b = max(a + 1, int(round(e.end_ms / end * (width - 1))))
-                for i in range(a, min(b, width)):
-                    lane[i] = mark
+                a, b = axis.span(e.start_ms, e.end_ms)
+                for i in range(a, min(b, axis.width)):
+                    lane[i] = MARKS.get(e.event, INSIDE)
             out.append(f"rank {r}".ljust(LABEL), style="bold")
             for ch, style in lane:
                 out.append(ch, style=style)
             out.append("\n")
-        out.append(" " * LABEL + f"0 ms{f'{end:,.0f} ms':>{width - 4}}\n", style="dim")
+        out.append(axis.ruler(0), style="dim")
         out.append(" " * LABEL)
         for name, (glyph, tone) in (("join", MARKS["join"]), ("work", MARKS["work"])):
             out.append(f"{glyph * 2} {name}  ", style=tone)
