@@ -33,7 +33,8 @@ def answer_widget(kind: AnswerInput, variant: Variant) -> Widget:
         order = OrderList(id="answer")
         order.lines = list(variant.lines)
         return order
-    return CodeEditor.code_editor(variant.starter, language="python", id="answer")
+    # wrapped: a starter line cut at the edge hid the very code a fix drill is about
+    return CodeEditor.code_editor(variant.starter, language="python", id="answer", soft_wrap=True)
 
 
 SHOWN = (
