@@ -1,5 +1,6 @@
-"""An exception quoted in feedback keeps torch's own punctuation: "cpu!" is not followed by a
-second full stop ("cpu!."), and a message without one gets one."""
+"""Feedback reads right: an exception quoted keeps torch's own punctuation ("cpu!" is not
+followed by a second stop, "cpu!."; a message without one gets one), and one entry is one
+entry."""
 
 from __future__ import annotations
 
@@ -19,3 +20,11 @@ def test_an_exception_that_ends_its_own_sentence_is_not_given_another_stop():
     )
     assert _raised("shapes differ.").endswith("shapes differ.")
     assert _raised("shapes differ").endswith("shapes differ.")
+
+
+def test_an_answer_of_one_entry_is_one_entry():
+    from tutor.grading.predict import judge_predict
+
+    items = [{"type": "str", "value": name} for name in ("aten.permute.default", "aten.mm.default")]
+    verdict = judge_predict({"type": "list", "items": items}, None, "['aten.linear.default']", 1e-4)
+    assert verdict.feedback.startswith("Your answer has 1 entry; the result has 2.")

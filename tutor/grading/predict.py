@@ -15,6 +15,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from tutor.content.units import canonical
+from tutor.content.wording import plural
 from tutor.grading.answers import (
     ODD_COMMA,
     THOUSANDS,
@@ -93,7 +94,10 @@ def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[
             return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
     if got is not None and len(got) != len(truth["items"]):
         n = len(truth["items"])
-        return f"Your answer has {len(got)} entries; the result has {n}.", "shape"
+        return (
+            f"Your answer has {plural(len(got), 'entry', 'entries')}; the result has {n}.",
+            "shape",
+        )
     # no entry is named here: the hint must not point at one
     return f"Not {said(answer)}.", "value" if got is not None else "type"
 
