@@ -19,7 +19,8 @@ def _answer_text(answer: str | None, answer_file: Path | None) -> str:
             return answer_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.ClickException(f"cannot read {answer_file}: {exc}") from None
-    return answer  # type: ignore[return-value]
+    assert answer is not None  # exactly one of the two was given
+    return answer
 
 
 @click.command("run")

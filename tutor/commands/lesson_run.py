@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.content.lesson_outputs import (
     apply_outputs,
@@ -43,6 +43,9 @@ from tutor.sandbox.pool import SandboxPool
 from tutor.sandbox.result import RunResult, Status
 from tutor.sandbox.runtimes import RuntimeNotBuilt, RuntimeNotFound, required
 from tutor.settings import runtime_limits
+
+if TYPE_CHECKING:
+    from tutor.sandbox.sync import Sandbox
 
 #: defaults for one snippet run (a lesson snippet is small; a cold torch op may take a moment)
 SNIPPET_TIMEOUT = 20.0
@@ -153,7 +156,7 @@ def _display(path: Path, root: Path | None) -> str:
 
 def check_lesson(
     path: Path,
-    runner: Runner | SandboxPool,
+    runner: Sandbox | SandboxPool,
     *,
     root: Path | None = None,
     timeout: float = SNIPPET_TIMEOUT,
@@ -179,7 +182,7 @@ def check_lesson(
 def check_snippet(
     path: Path,
     line: int,
-    runner: Runner | SandboxPool,
+    runner: Sandbox | SandboxPool,
     *,
     root: Path | None = None,
     timeout: float = SNIPPET_TIMEOUT,
@@ -209,10 +212,10 @@ class _Runners:
     """The runner of each snippet's runtime: a ``SandboxPool`` as given, or one around a plain
     runner (the default runtime's), whose other sandboxes close with it."""
 
-    def __init__(self, runner: Runner | SandboxPool) -> None:
+    def __init__(self, runner: Sandbox | SandboxPool) -> None:
         self.made = not isinstance(runner, SandboxPool)
         self.pool: SandboxPool = (
-            runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})  # type: ignore[dict-item]
+            runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})
         )
 
     def of_lesson(self, doc: LessonText) -> Runner | None:
@@ -271,7 +274,7 @@ def _check_block(
 
 def record_lesson(
     path: Path,
-    runner: Runner | SandboxPool,
+    runner: Sandbox | SandboxPool,
     *,
     root: Path | None = None,
     version: str | None = None,

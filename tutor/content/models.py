@@ -532,6 +532,7 @@ class CodeDrill(DrillBase):
 class FixDrill(CodeDrill):
     """Repair the broken ``starter``; graded by ``check``."""
 
+    # pydantic's tagged union needs the narrower tag; mypy refuses to narrow an attribute
     kind: Literal["fix"]  # type: ignore[assignment]
 
 
@@ -608,13 +609,10 @@ class Pack(Strict):
             closure[drill.id] = used
             drill._used = tuple(self.drills[j].id for j in sorted(used))
             drill._shared = self.setup
-            drill._callable = tuple(
-                sig
-                for j in sorted(used)
-                for sig in signatures(self.drills[j].reference)  # type: ignore[union-attr]
-            )
+            given = [d for j in sorted(used) if isinstance(d := self.drills[j], CodeDrill)]
+            drill._callable = tuple(sig for d in given for sig in signatures(d.reference))
             parts = [self.setup] if self.setup.strip() else []
-            parts += [self.drills[j].reference for j in sorted(used)]  # type: ignore[union-attr]
+            parts += [d.reference for d in given]
             drill._given = "\n".join(p.rstrip("\n") for p in parts)
         return self
 

@@ -111,7 +111,8 @@ def _name_call(r: Reading, node: ast.Call) -> None:
     )
     name = literal_name(args[1]) if len(args) > 1 else None
     if splat or _bad_attribute(name) or (name is not None and "." in name):
-        r.refuse(node, written(node), lists.COMPUTED, "dynamic", node.func.id)  # type: ignore[attr-defined]
+        called = node.func.id if isinstance(node.func, ast.Name) else written(node.func)
+        r.refuse(node, written(node), lists.COMPUTED, "dynamic", called)
 
 
 def _import(r: Reading, node: ast.Import | ast.ImportFrom) -> None:
@@ -160,7 +161,12 @@ def _mention(r: Reading, node: ast.AST, dotted: str) -> None:
     elif canonical in ("operator.attrgetter", "operator.methodcaller", "_operator.attrgetter",
                        "_operator.methodcaller"):  # fmt: skip
         names = None if call is None else (call.args if "attr" in canonical else call.args[:1])
-        if not names or any(_bad_attribute(literal_name(a)) for a in names) or call.keywords:  # type: ignore[union-attr]
+        if (
+            call is None
+            or not names
+            or any(_bad_attribute(literal_name(a)) for a in names)
+            or call.keywords
+        ):
             r.refuse(node, written(parent or node), lists.COMPUTED, "dynamic", canonical)
     elif canonical in ("os.putenv", "os.unsetenv", "os.environb") or (
         canonical.startswith("os.environ") and not _reads_environ(r, node, canonical)

@@ -74,12 +74,15 @@ def computes(node: ast.AST, annotation: bool = False) -> bool:
     return False
 
 
-def _header_code(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.AST]:
+def _header_code(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+) -> list[ast.expr | ast.keyword]:
     """The parts of a definition's first lines that are code: decorators, and the defaults,
     annotations, bases and keywords that compute."""
-    parts: list[ast.AST] = list(node.decorator_list)
+    parts: list[ast.expr | ast.keyword] = list(node.decorator_list)
     if isinstance(node, ast.ClassDef):
-        return parts + [e for e in [*node.bases, *node.keywords] if computes(e)]
+        heads: list[ast.expr | ast.keyword] = [*node.bases, *node.keywords]
+        return parts + [e for e in heads if computes(e)]
     args = node.args
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
     parts += [d for d in [*args.defaults, *args.kw_defaults] if d is not None and computes(d)]
@@ -104,8 +107,8 @@ def count_lines(code: str, tree: ast.Module | None = None) -> int:
     kept: set[int] = set()
     starts: dict[int, int] = {}
 
-    def item(node: ast.AST, span: set[int]) -> None:
-        starts[node.lineno] = starts.get(node.lineno, 0) + 1  # type: ignore[attr-defined]
+    def item(node: ast.stmt | ast.expr | ast.keyword, span: set[int]) -> None:
+        starts[node.lineno] = starts.get(node.lineno, 0) + 1
         kept.update(span)
 
     docstrings: set[int] = set()

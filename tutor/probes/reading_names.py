@@ -180,10 +180,11 @@ class Scopes:
                 self._bind(scope, node.rest, node, "assign")
             for child in ast.iter_child_nodes(node):
                 self._visit(child, scope)
-        elif type(node).__name__ == "TypeAlias":
-            self._bind(scope, node.name.id, node, "assign")  # type: ignore[attr-defined]
-            self.of[id(node.name)] = scope  # type: ignore[attr-defined]
-            self._visit(node.value, scope)  # type: ignore[attr-defined]
+        elif type(node).__name__ == "TypeAlias":  # `type X = ...` (Python 3.12)
+            fields = dict(ast.iter_fields(node))
+            self._bind(scope, fields["name"].id, node, "assign")
+            self.of[id(fields["name"])] = scope
+            self._visit(fields["value"], scope)
         else:
             for child in ast.iter_child_nodes(node):
                 self._visit(child, scope)
@@ -201,8 +202,10 @@ class Scopes:
                 self.of[id(a)] = inner
                 self._bind(inner, a.arg, a, "param")
 
-    def _comprehension(self, node: ast.AST, scope: Scope) -> None:
-        gens: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+    def _comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp, scope: Scope
+    ) -> None:
+        gens = node.generators
         self._visit(gens[0].iter, scope)
         inner = Scope("comprehension", node, scope)
         for i, gen in enumerate(gens):
@@ -214,7 +217,7 @@ class Scopes:
         if isinstance(node, ast.DictComp):
             self._visit_all([node.key, node.value], inner)
         else:
-            self._visit(node.elt, inner)  # type: ignore[attr-defined]
+            self._visit(node.elt, inner)
 
 
 def module_bindings(tree: ast.Module) -> dict[str, list[Binding]]:

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
@@ -210,7 +210,7 @@ class TutorApp(Navigator, App[None]):
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
         from tutor.ui.hangup import watch_terminal
         from tutor.ui.screens.home import HomeScreen
 

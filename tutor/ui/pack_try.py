@@ -65,7 +65,7 @@ class TryApp(TutorApp):
         self.reloaded = asyncio.Event()
         self._stop = threading.Event()
 
-    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
+    def on_mount(self, event: events.Mount) -> None:
         from tutor.ui.screens.drill import DrillScreen
 
         event.prevent_default()  # the list of this pack, not the home screen

@@ -9,6 +9,7 @@ from typing import Any, Literal, cast
 
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, TextArea
+from textual.widgets.select import NoSelection
 
 from tutor.content.labs import Param, Value
 from tutor.ui.widgets.code_editor import CodeEditor
@@ -56,7 +57,7 @@ def read_control(param: Param, control: Widget) -> Value:
     """What ``control`` says ``param`` is; ``ValueError`` with a sentence when it is no value."""
     if isinstance(control, Select):
         value = control.value
-        return None if value is Select.BLANK else value  # type: ignore[return-value]
+        return None if isinstance(value, NoSelection) else value
     if isinstance(control, Checkbox):
         return control.value
     if isinstance(control, TextArea):

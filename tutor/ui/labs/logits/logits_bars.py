@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -84,15 +85,16 @@ class LogitsBars(Padded, can_focus=True):
             return Text("computing…", style="italic")
         shown = r.shown
         grid = Table(box=None, padding=(0, 1), show_edge=False)
-        for name, justify in (
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("class", "left"),
             ("logit z", "right"),
             ("softmax p", "left"),
             ("", "right"),
             ("∂loss/∂z", "right"),
             ("p − y", "right"),
-        ):
-            grid.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        )
+        for name, justify in columns:
+            grid.add_column(name, justify=justify, no_wrap=True)
         selected = self.get_component_rich_style("logits-bars--selected")
         target = self.get_component_rich_style("logits-bars--target")
         for i, (z, p, g, pmy) in enumerate(
