@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
@@ -18,6 +17,9 @@ from tutor.paths import PROJECT_ROOT
 __all__ = [
     "BUILT_RUNTIMES",
     "PROJECT_ROOT",
+    "Config",
+    "ConfigError",
+    "RuntimeEntry",
     "Settings",
     "built_runtime_dir",
     "config_path",
@@ -50,15 +52,49 @@ def config_path() -> Path:
     return Path(platformdirs.user_config_dir("tutor", appauthor=False)) / "config.toml"
 
 
-def load_config() -> dict[str, Any]:
-    """The parsed config file, or an empty dict when there is none."""
+class ConfigError(ValueError):
+    """The config file cannot be read: ``str()`` names the file and the field."""
+
+
+@dataclass(frozen=True)
+class RuntimeEntry:
+    """``[runtimes.NAME]``: how to start a runtime, by its whole ``command`` (a list, or a string
+    split at spaces; used as is) or by its ``python`` (run with ``-m tutor.sandbox.zygote``)."""
+
+    __pydantic_config__ = {"extra": "forbid"}  # a misspelt key is an error, not a silent no-op
+
+    command: list[str] | str | None = None
+    python: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    """The config file (TOML; top-level keys it does not know are left for other tools)."""
+
+    runtimes: dict[str, RuntimeEntry] = field(default_factory=dict)
+    """Named runtimes: ``tutor --runtime NAME``, and content that declares ``runtime: NAME``."""
+
+
+def load_config() -> Config:
+    """The config file, typed (empty when there is none); ``ConfigError`` when it is not TOML
+    or a value is the wrong shape (the message names the file and the field). pydantic and
+    tomllib are imported only when there is a file to read."""
     path = config_path()
     if not path.is_file():
-        return {}
-    import tomllib  # only when there is a config file
+        return Config()
+    import tomllib
 
-    with path.open("rb") as fh:
-        return tomllib.load(fh)
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        with path.open("rb") as fh:
+            return TypeAdapter(Config).validate_python(tomllib.load(fh))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not TOML: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field_path = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: {field_path}: {first['msg']}") from None
 
 
 def built_runtime_dir(name: str) -> Path:
@@ -73,8 +109,11 @@ def built_runtime_dir(name: str) -> Path:
 def runtime_names() -> set[str]:
     """The runtime names a pack, drill or lesson may declare: ``default`` (the one tutor runs
     on), those the project builds (built or not), and each ``[runtimes.NAME]`` in config."""
-    configured = load_config().get("runtimes") or {}
-    return {"default", *BUILT_RUNTIMES, *(configured if isinstance(configured, dict) else ())}
+    try:
+        configured = set(load_config().runtimes)
+    except ConfigError:  # said when a runtime is started; content still loads
+        configured = set()
+    return {"default", *BUILT_RUNTIMES, *configured}
 
 
 def runtime_limits(runtime: str | None) -> str | None:

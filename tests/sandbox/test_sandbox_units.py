@@ -15,6 +15,7 @@ from tutor.sandbox.ending import Ending, run_status, size_text
 from tutor.sandbox.limits import Limits
 from tutor.sandbox.runtimes import RuntimeNotFound, is_local, resolve_runtime
 from tutor.sandbox.text import clean_output
+from tutor.settings import RuntimeEntry, load_config, runtime_names
 
 
 def killed(sig: int) -> int:
@@ -165,6 +166,24 @@ def test_resolve_named_runtimes_from_config(tutor_home):
     tpu = resolve_runtime("tpu")
     assert tpu[:2] == ["ssh", "tpu-vm"]
     assert not is_local(tpu)
+
+
+def test_config_is_typed_and_its_mistakes_name_the_file_and_field(tutor_home):
+    config = tutor_home / "config.toml"
+    config.write_text('theme = "dark"\n[runtimes.tpu]\ncommand = "ssh tpu-vm python"\n')
+    assert load_config().runtimes == {"tpu": RuntimeEntry(command="ssh tpu-vm python")}
+    assert "tpu" in runtime_names()
+    assert resolve_runtime("tpu") == ["ssh", "tpu-vm", "python"]
+    for text, where in [
+        ('[runtimes.tpu]\npyhton = "/opt/bin/python"\n', "runtimes.tpu.pyhton"),
+        ('runtimes = "tpu"\n', "runtimes"),
+        ("[runtimes.tpu]\npython = 3\n", "runtimes.tpu.python"),
+        ("[runtimes.tpu\n", "not TOML"),
+    ]:
+        config.write_text(text)
+        with pytest.raises(RuntimeNotFound) as raised:  # what every entry point reports
+            resolve_runtime("tpu")
+        assert str(raised.value).startswith(f"{config}: {where}"), str(raised.value)
 
 
 def test_unknown_runtime_is_refused():

@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 
-from tutor.settings import BUILT_RUNTIMES, built_runtime_dir, load_config
+from tutor.settings import BUILT_RUNTIMES, ConfigError, RuntimeEntry, built_runtime_dir, load_config
 
 #: the module every runtime command ends up running
 ZYGOTE = ["-m", "tutor.sandbox.zygote"]
@@ -50,6 +50,15 @@ def required(name: str) -> bool:
     return os.environ.get(f"TUTOR_REQUIRE_{name.upper()}") == "1"
 
 
+def configured() -> dict[str, RuntimeEntry]:
+    """The ``[runtimes]`` of the config file; a file that cannot be read is ``RuntimeNotFound``
+    with the file and field at fault (every caller already says that one plainly)."""
+    try:
+        return load_config().runtimes
+    except ConfigError as exc:
+        raise RuntimeNotFound(str(exc)) from None
+
+
 def resolve_runtime(name_or_python: str | None = None) -> list[str]:
     """The command line that starts the runtime.
 
@@ -60,13 +69,13 @@ def resolve_runtime(name_or_python: str | None = None) -> list[str]:
     """
     if not name_or_python:
         return [sys.executable, *ZYGOTE]
-    entry = (load_config().get("runtimes") or {}).get(name_or_python)
-    if isinstance(entry, dict):
-        if entry.get("command"):
-            command = entry["command"]
-            return [str(c) for c in (command.split() if isinstance(command, str) else command)]
-        if entry.get("python"):
-            return [os.path.expanduser(str(entry["python"])), *ZYGOTE]
+    entry = configured().get(name_or_python)
+    if entry is not None:
+        command = entry.command
+        if command:
+            return command.split() if isinstance(command, str) else list(command)
+        if entry.python:
+            return [os.path.expanduser(entry.python), *ZYGOTE]
         raise RuntimeNotFound(
             f"runtime {name_or_python!r} in config has neither command nor python"
         )
@@ -95,7 +104,11 @@ def configured_runtimes() -> dict[str, list[str]]:
     for name in BUILT:
         if built_python(name) is not None:
             found[name] = resolve_runtime(name)
-    for name in load_config().get("runtimes") or {}:
+    try:
+        names = list(configured())
+    except RuntimeNotFound:
+        names = []  # resolving one by name says what is wrong with the file
+    for name in names:
         try:
             found[name] = resolve_runtime(name)
         except RuntimeNotFound:
