@@ -3,6 +3,8 @@ collective, when each was busy or waiting, and what went wrong (torch-free)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
 from tutor.probes import lab_defaults as defaults
@@ -37,9 +39,10 @@ def check(
     delay_ms: float = 300.0,
     skip_rank: int | None = None,
     timeout_s: float = 2.0,
-) -> None:
+) -> dict[str, Any]:
     """Refuse options the lab cannot run, in plain words (the probe, and the lab's screen and
-    command before they start any rank; ``values`` None: rank r starts from r + 1)."""
+    command before they start any rank); the options as the probe runs them (``values`` None:
+    rank r starts from r + 1). The one place the options and their defaults are written."""
     if op not in OPS:
         raise RanksInputError(f"unknown collective {op!r}; choose one of {', '.join(OPS)}")
     if not MIN_WORLD <= world <= MAX_WORLD:
@@ -53,6 +56,16 @@ def check(
         raise RanksInputError(f"the delay must be 0 to {MAX_DELAY_MS} ms, not {delay_ms:g}")
     if not MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S:
         raise RanksInputError(f"the timeout must be {MIN_TIMEOUT_S} to {MAX_TIMEOUT_S} s")
+    starts = [float(v) for v in (values or range(1, world + 1))]
+    return {
+        "world": world,
+        "op": op,
+        "values": starts,
+        "slow_rank": slow_rank,
+        "delay_ms": delay_ms,
+        "skip_rank": skip_rank,
+        "timeout_s": timeout_s,
+    }
 
 
 class RankEvent(BaseModel):

@@ -156,35 +156,19 @@ def read_rank(folder: Path, rank: int) -> dict[str, Any]:
     return {"before": [], "after": [], "events": [], "error": why}
 
 
-def ranks(
-    world: int = 4,
-    op: str = "all_reduce",
-    values: list[float] | None = None,
-    slow_rank: int | None = None,
-    delay_ms: float = 300.0,
-    skip_rank: int | None = None,
-    timeout_s: float = 2.0,
-) -> Ranks:
+def ranks(**given: Any) -> Ranks:
     """Run ``op`` on ``world`` real gloo ranks (rank r starting from ``values[r]``, by default
-    r + 1); ``slow_rank`` works ``delay_ms`` longer first; ``skip_rank`` never calls it."""
-    values = [float(v) for v in (values or range(1, world + 1))]
-    check(world, op, values, slow_rank, delay_ms, skip_rank, timeout_s)
+    r + 1); ``slow_rank`` works ``delay_ms`` longer first; ``skip_rank`` never calls it. The
+    options and their defaults are ``data_ranks.check``'s."""
+    options = check(**given)
     os.environ["GLOO_SOCKET_IFNAME"] = "lo"  # the run's own loopback; no hostname lookup
-    options: dict[str, Any] = {
-        "world": world,
-        "op": op,
-        "values": values,
-        "slow_rank": slow_rank,
-        "delay_ms": delay_ms,
-        "skip_rank": skip_rank,
-        "timeout_s": timeout_s,
-        "t0": time.perf_counter(),
-    }
+    options["t0"] = time.perf_counter()
+    deadline = options["t0"] + options["timeout_s"] + options["delay_ms"] / 1e3 + GRACE_S
     with tempfile.TemporaryDirectory(prefix="ranks-") as name:
         folder = Path(name)
         pids = start_ranks(options, folder)
-        wait_all(pids, options["t0"] + timeout_s + delay_ms / 1e3 + GRACE_S)
-        results = [read_rank(folder, r) for r in range(world)]
+        wait_all(pids, deadline)
+        results = [read_rank(folder, r) for r in range(options["world"])]
     return assemble(options, results)
 
 
