@@ -43,3 +43,10 @@ def test_one_rank_left_holding_a_half_finished_exchange_was_left():
     assert "Rank 2 was left holding a half-finished exchange." in explain_ranks(skipped)
     two = skipped.model_copy(update={"after": [[3.0], [2.0], [7.0], [4.0]]})
     assert "Ranks 0, 2 were left holding a half-finished exchange." in explain_ranks(two)
+
+
+def test_with_no_workers_the_late_first_batch_is_explained():
+    data = recorded(LoaderRun, "loader_workers.json")
+    text = explain_loader(data.model_copy(update={"workers": 0}))
+    assert text.startswith("With 0 workers the main process makes each batch")
+    assert "The first batch starts after a pause" in text

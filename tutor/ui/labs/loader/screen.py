@@ -38,7 +38,9 @@ def explain(data: LoaderRun) -> str:
     if data.workers == 0:
         who = (
             "With 0 workers the main process makes each batch when the loop asks for it: "
-            "loading and the loop's own work take turns."
+            "loading and the loop's own work take turns. The first batch starts after a pause: "
+            "the loop's first pass pays once for making the iterator and the first calls into "
+            "the dataset and collate_fn."
         )
     else:
         one = data.workers == 1
