@@ -39,8 +39,8 @@ def explain(data: LoaderRun) -> str:
         who = (
             "With 0 workers the main process makes each batch when the loop asks for it: "
             "loading and the loop's own work take turns. The first batch starts after a pause: "
-            "the loop's first pass pays once for making the iterator and the first calls into "
-            "the dataset and collate_fn."
+            "the loop's first pass pays once for making the iterator and its first call into "
+            "the dataset."
         )
     else:
         one = data.workers == 1
