@@ -41,8 +41,10 @@ def test_broken_pack_problems_name_file_line_field_and_why(sandbox):
         "drills[2].reference",
         "drills[3].wrong[0]",
         "drills[4].starter",
+        "drills[4].check",  # an answer that returns its input passes: refused, not a warning
         "drills[5].ask",
     }
+    assert "a forged answer" in problems["drills[4].check"].message
     ask = problems["drills[0].ask"]
     assert ask.line == line_of(file, "ask: y.shape") and "NameError" in ask.message
     setup = problems["drills[1].setup"]

@@ -88,7 +88,7 @@ def _given_names(pack: Pack, drill: Drill) -> dict[str, str]:
 
 
 #: how an assert that compares the answer only with itself is reported
-SELF_CHECK_SEVERITY = "warning"
+SELF_CHECK_SEVERITY = "error"
 
 
 def _self_checks(

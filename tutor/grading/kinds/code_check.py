@@ -13,7 +13,7 @@ from tutor.grading.kinds.base import PackCheck, Where
 from tutor.grading.variants import draw_params
 
 #: how a drill that a forged answer passes is reported
-ATTACK_SEVERITY = "warning"
+ATTACK_SEVERITY = "error"
 _RULES = ("forbidden", "forbidden_loop", "not_allowed", "max_lines")
 
 
