@@ -2,7 +2,9 @@
 `wrong` entry, typed as a learner would type it, is graded wrong and followed by that entry's own
 feedback (the first entry's, where two mistakes give one value); the truth typed the same way is
 graded right. Graded by the real engine in the real sandbox (the xla runtime for a drill that
-runs there), for the packs in ``PACKS``."""
+runs there), for the packs in ``PACKS`` and part i's drills in ``PART_ONE``, whose classic
+mistakes (float32's size for a 16-bit type, a transpose's strides, the broadcast table,
+gradients that accumulate) each have their own feedback."""
 
 from __future__ import annotations
 
@@ -17,12 +19,42 @@ from tutor.grading.variants import render_prose
 CATALOG = Catalog.load()
 PACKS = {"honest-clock"}
 SEEDS = (1, 2)
+PART_ONE = {
+    "memory-and-devices": [
+        "dtype-size",
+        "batch-bytes",
+        "mlp-bytes",
+        "dataset-mib",
+        "float16-overflow",
+    ],
+    "strides-and-views": [
+        "row-major-strides",
+        "permute-strides",
+        "permute-shape",
+        "contiguous-strides",
+        "expand-stride",
+        "slice-offset",
+        "step-slice-stride",
+        "broadcast-silent-bug",
+        "promotion-dtype",
+        "index-copy-or-view",
+    ],
+    "three-rules-of-autograd": ["accumulate-three"],
+    "parameter-ledger": [
+        "linear-params",
+        "linear-weight-shape",
+        "conv2d-params",
+        "batchnorm-params",
+        "batchnorm-buffers",
+    ],
+    "five-line-loop": ["accumulated-grad", "dropout-scale"],
+}
 
 DRILLS = [
     ref.full_id
     for ref in CATALOG.drills()
     if ref.full_id.split("/")[0] in PACKS and isinstance(ref.drill, PredictDrill)
-]
+] + [f"{pack}/{drill}" for pack, drills in PART_ONE.items() for drill in drills]
 
 
 @pytest.mark.parametrize("drill", DRILLS)
