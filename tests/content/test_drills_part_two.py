@@ -18,7 +18,7 @@ from tutor.content.models import IntParam
 from tutor.grading.variants import draw_params, render, render_prose
 
 CATALOG = Catalog.load()
-CHAPTERS = [5, 6, 7, 8, 9, 11, 12]
+CHAPTERS = [5, 6, 7, 8, 9, 10, 11, 12]
 KINDS = {"predict", "order", "choice", "code", "fix"}
 SEEDS = range(10)
 

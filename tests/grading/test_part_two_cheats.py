@@ -1,5 +1,5 @@
 """Cheats against part ii's code and fix drills, each graded by the real engine in the real
-sandbox: none comes out correct. Beside them, right answers written another way than the
+sandbox of the drill's runtime: none comes out correct. Beside them, right answers written another way than the
 reference still pass, on two seeds each."""
 
 from __future__ import annotations
@@ -43,6 +43,14 @@ CHEATS: list[tuple[str, str, str]] = [
      "    m = nn.Sequential(*[nn.Linear(i, o) for i, o in zip(widths, widths[1:])])\n"
      "    with fc.FlopCounterMode(display=False) as c:\n"
      "        m(torch.randn(batch, widths[0])).sum().backward()\n    return c.get_total_flops()\n"),
+    ("bridges/optax-train", "torch's autograd and SGD on plain torch tensors",
+     "import numpy as np\ndef train(w, x, y, steps, lr):\n"
+     "    tw = torch.tensor(np.asarray(w)).requires_grad_(True)\n"
+     "    tx, ty = torch.tensor(np.asarray(x)), torch.tensor(np.asarray(y))\n"
+     "    opt = torch.optim.SGD([tw], lr=lr)\n    losses = []\n    for _ in range(steps):\n"
+     "        opt.zero_grad()\n        loss = loss_fn(tw, tx, ty)\n        losses.append(loss.item())\n"
+     "        loss.backward()\n        opt.step()\n"
+     "    return jnp.asarray(tw.detach().numpy()), losses\n"),
     ("honest-clock/step-flops", "the right count as a float",
      "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
      "    return 2.0 * batch * (3 * sum(pairs) - pairs[0])\n"),
@@ -62,22 +70,34 @@ RIGHT: list[tuple[str, str, str]] = [
      "    total = 0.0\n    for x, y in batches:\n"
      "        total += F.mse_loss(torch.func.functional_call(model, params, (x,)), y).item()\n"
      "    return total / len(batches)\n"),
+    ("bridges/optax-train", "a jitted value_and_grad",
+     "def train(w, x, y, steps, lr):\n    opt = optax.sgd(lr)\n    state = opt.init(w)\n"
+     "    grad_fn = jax.jit(jax.value_and_grad(interop.jax_view(loss_fn)))\n    losses = []\n"
+     "    for _ in range(steps):\n        loss, g = grad_fn(w, x, y)\n        losses.append(loss.item())\n"
+     "        updates, state = opt.update(g, state)\n        w = optax.apply_updates(w, updates)\n"
+     "    return w, losses\n"),
     ("honest-clock/step-flops", "three times the forward, less the first layer's input gradient",
      "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
      "    return 2 * batch * (3 * sum(pairs) - pairs[0])\n"),
 ]  # fmt: skip
 
 
+def _sandbox(request, drill: str):
+    """The session's sandbox of the drill's runtime."""
+    xla = CATALOG.drill(drill).drill.runtime == "xla"
+    return request.getfixturevalue("xla_sandbox" if xla else "sandbox")
+
+
 @pytest.mark.parametrize(
     ("drill", "what", "answer"), CHEATS, ids=[f"{d}: {w}" for d, w, _ in CHEATS]
 )
-def test_a_cheat_is_refused(sandbox, drill, what, answer):
-    g = grade(CATALOG.drill(drill), answer, 1, sandbox)
+def test_a_cheat_is_refused(request, drill, what, answer):
+    g = grade(CATALOG.drill(drill), answer, 1, _sandbox(request, drill))
     assert not g.correct and g.status != "correct", g
 
 
 @pytest.mark.parametrize(("drill", "what", "answer"), RIGHT, ids=[f"{d}: {w}" for d, w, _ in RIGHT])
-def test_a_right_answer_written_another_way_passes(sandbox, drill, what, answer):
+def test_a_right_answer_written_another_way_passes(request, drill, what, answer):
     for seed in (1, 2):
-        g = grade(CATALOG.drill(drill), answer, seed, sandbox)
+        g = grade(CATALOG.drill(drill), answer, seed, _sandbox(request, drill))
         assert g.correct, (seed, g.feedback)
