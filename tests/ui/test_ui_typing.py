@@ -176,3 +176,49 @@ async def test_question_mark_types_in_a_text_field_and_opens_help_elsewhere(make
         screen = await open_drill(app, pilot, "outer")
         await pilot.press("question_mark")
         assert screen.query_one(TextArea).text.count("?") == 1 and app.screen is screen
+
+
+async def test_one_key_takes_focus_back_to_an_editor_a_verdict_scrolled_away(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await long_verdict(app, pilot)
+        editor = screen.query_one(TextArea)
+        panel = screen.query_one("#drill-main")
+        screen.query_one("#reveal", Button).focus(scroll_visible=False)
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert screen.focused is not editor and not in_view(editor, panel)
+        assert footer(app).get("^e") == "Answer"
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.focused is editor and in_view(editor, panel)
+        assert "^e" not in footer(app)  # in the answer: ctrl+e is the editor's (end of line)
+        await pilot.press("x")
+        assert editor.text.startswith("x")  # typed where the cursor is, in view
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "^e back to your answer, in view" in shown(app.screen)
+
+
+async def test_one_key_takes_focus_back_to_an_order_list_a_verdict_scrolled_away(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 14)) as pilot:  # short: the verdict pushes the list out
+        screen = await open_drill(app, pilot, "step-order")
+        panel = screen.query_one("#drill-main")
+        answer = screen.query_one("#answer")
+        await pilot.press("ctrl+s")  # the order as given: wrong, and its verdict below
+        grade = await graded(app, pilot)
+        assert grade is not None and not grade.correct
+        screen.query_one("#reveal", Button).focus(scroll_visible=False)
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert screen.focused is not answer
+        assert answer.region not in panel.scrollable_content_region
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.focused is answer
+        assert answer.region in panel.scrollable_content_region

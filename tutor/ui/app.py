@@ -336,7 +336,8 @@ class TutorApp(Navigator, App[None]):
             )
             if binding.description and enabled and useful and not generic and not binding.system:
                 display = binding.key_display or self.get_key_display(binding)
-                keys.setdefault(binding.action, (display, binding.description))
+                said = binding.tooltip or binding.description  # the longer, where there is one
+                keys.setdefault(binding.action, (display, said))
         self.push_screen(HelpScreen(list(keys.values())))
 
     def action_pick_lab(self, names: list[str] | None = None) -> None:

@@ -59,6 +59,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         Binding("escape", "leave_editor", "Leave editor", priority=True),
         Binding("escape", "back", "Back", priority=True),
         Binding("ctrl+s", "submit", "Submit"),
+        # back to the answer from anywhere (a verdict can leave it many tabs away); shown while
+        # focus is elsewhere. In a text field or editor (the answer) ctrl+e is end of line
+        Binding("ctrl+e", "to_answer", "Answer", tooltip="back to your answer, in view"),
         Binding("ctrl+t", "hint", "Hint"),
         Binding("ctrl+r", "reset", "Reset"),
         Binding("ctrl+o", "editor", "$EDITOR"),
@@ -184,6 +187,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return bool(drill.lab)
         if action == "next":
             return self.review or len(self.queue) > 1
+        if action == "to_answer":
+            focused, answer = self.focused, self.query_one("#answer")
+            return focused is None or (focused is not answer and answer not in focused.ancestors)
         if action == "leave_editor":
             return isinstance(self.focused, TextArea) and not self.running
         return True
@@ -396,6 +402,14 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return
         nxt = self.queue[index + 1]
         self.app.switch_screen(DrillScreen(nxt, queue=self.queue))
+
+    def action_to_answer(self) -> None:
+        """Focus the answer widget and scroll it into view, wherever focus was."""
+        answer = self.query_one("#answer")
+        answer.focus(scroll_visible=False)
+        self.query_one("#drill-main", FocusScroll).scroll_to_widget(
+            answer, animate=False, immediate=True
+        )
 
     def action_leave_editor(self) -> None:
         """Escape in the code editor: focus moves to Submit, and the next escape goes back."""
