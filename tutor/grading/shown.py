@@ -14,7 +14,7 @@ from tutor.content.models import CodeDrill, Drill, Params
 from tutor.content.template import render
 from tutor.grading.trials import AuthoringError, trial_specs
 
-__all__ = ["Shown", "rules_lines", "screen_lines", "shown", "sizes_text"]
+__all__ = ["Shown", "given_code", "rules_lines", "shown", "sizes_text"]
 
 
 @dataclass
@@ -100,15 +100,10 @@ def sizes_text(trials: list[dict[str, Any]]) -> str:
     return "This attempt tries " + "; ".join(parts) + "."
 
 
-def screen_lines(seen: Shown, prompt: str) -> list[str]:
-    """What the drill screen adds under the prompt: the given code (unless every line of it is
-    already in the prompt), the rules and callable functions, the sizes the attempt tries."""
-    lines = []
+def given_code(seen: Shown, prompt: str) -> str:
+    """The code run before the answer, as the learner is shown it: none when it is empty or
+    when the prompt already quotes every line of it."""
     code = [line for line in seen.setup.splitlines() if line.strip()]
     if code and not all(line.strip() in prompt for line in code):
-        lines += ["Given before your answer:", *(f"    {line}" for line in seen.setup.splitlines())]
-    lines += rules_lines(seen.rules, seen.functions)
-    sizes = sizes_text(seen.trials)
-    if sizes:
-        lines.append(sizes)
-    return lines
+        return seen.setup
+    return ""

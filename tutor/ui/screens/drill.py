@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,6 +44,7 @@ from tutor.ui.widgets.key_footer import KeyFooter
 from tutor.ui.widgets.markdown_view import MarkdownView
 from tutor.ui.widgets.order_list import OrderList
 from tutor.ui.widgets.run_status import RunStatus
+from tutor.ui.widgets.wrapped_code import WrappedCode
 
 if TYPE_CHECKING:
     from tutor.grading.grade import Grade
@@ -106,7 +109,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         with FocusScroll(id="drill-main"):
             yield Static(self._title_text(), id="drill-title")
             yield MarkdownView(self.variant.prompt, id="drill-prompt", open_links=False)
-            given = self._given_text()
+            code, given = self._given()
+            if code:
+                yield Static(code, id="drill-given-code")
             if given.plain.strip():
                 yield Static(given, id="drill-given")
             yield Static(kind.how, id="drill-how")
@@ -131,17 +136,25 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             yield MarkdownView(id="drill-explain", open_links=False)
         yield KeyFooter()
 
-    def _given_text(self) -> Content:
-        """The code given before the answer, the rules, the functions it may call and the
-        sizes this attempt tries (``tutor.grading.shown``), so the prompt need not say them."""
-        from tutor.grading.shown import screen_lines, shown
+    def _given(self) -> tuple[Group | None, Content]:
+        """The code given before the answer, highlighted and wrapped as lesson code is (a long
+        line goes on under its own indentation, marked with ↪); then the rules, the functions it
+        may call and the sizes this attempt tries (``tutor.grading.shown``), so the prompt need
+        not say them."""
+        from tutor.grading.shown import given_code, rules_lines, shown, sizes_text
 
         seen = shown(self.ref.drill, self.variant.params, self.variant.seed)
-        lines = screen_lines(seen, self.variant.prompt)
-        code = {i for i, line in enumerate(lines) if line.startswith("    ")}
-        return Content("\n").join(
-            Content(line) if i in code else inline(line) for i, line in enumerate(lines)
+        code = given_code(seen, self.variant.prompt).rstrip()
+        theme = "ansi_dark" if self.app.current_theme.dark else "ansi_light"
+        block = (
+            Group(
+                Text("Given before your answer:"), Padding(WrappedCode(code, theme), (0, 0, 0, 4))
+            )
+            if code
+            else None
         )
+        lines = [*rules_lines(seen.rules, seen.functions), sizes_text(seen.trials)]
+        return block, Content("\n").join(inline(line) for line in lines if line)
 
     def _title_text(self) -> Text:
         ref = self.ref
