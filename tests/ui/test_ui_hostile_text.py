@@ -46,7 +46,7 @@ def shown(widget) -> str:
     """What the widget shows, as plain text (rendered by Rich, as the screen would)."""
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
     console.print(widget.content, end="")
-    return console.export_text()
+    return console.export_text().removesuffix("\n")  # a Content ends its last line itself
 
 
 async def test_pack_text_and_feedback_are_literal_and_clean(make_app, tmp_path):
