@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Static, TextArea
 from labs.harness import LabApp, recorded
 from labs.test_lab_guards_probe import RECORDINGS
 from tutor.probes.data_bench import Bench
+from tutor.probes.data_bridges import Bridges
 from tutor.probes.data_guards import GuardReport
 from tutor.probes.data_loader import LoaderRun
 from tutor.probes.data_recompile import Recompile
@@ -152,3 +153,20 @@ async def test_the_recompile_counts_stay_in_view_when_the_bar_outgrows_its_colum
         for k in range(9):
             row = next(r for r in rows if r.split()[:2] == [str(k), str(3 + k)])
             assert f" {k + 1} " in f"{row} ", row  # the count, whatever the bar's room
+
+
+async def test_the_bridges_ir_has_rows_to_read_at_80x24_and_scrolls_into_view():
+    data = recorded(Bridges, "bridges_mlp.json")
+    app = LabApp(BridgesLab({"example": "a small MLP"}), None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.lab.show(data)
+        await pilot.pause()
+        ir = app.lab.query_one("#bridges-ir", TextArea)
+        assert ir.region.height >= 8  # the IR's own rows, not one
+        app.lab.query_one("#bridges-go", Button).focus()
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        body = app.lab.query_one("#bridges-main", ScrollableContainer)
+        assert body.can_view_entire(ir)
+        assert "IR {" in ir.text and ir.text.splitlines()[1] in "\n".join(drawn(ir))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Select, TabbedContent, TabPane, TextArea
 
 from tutor.content.labs import Value
@@ -44,14 +44,17 @@ class BridgesLab(LabScreen[Bridges]):
         yield self.control("code")
 
     def compose_body(self) -> ComposeResult:
-        yield BridgesLedger(id="bridges-ledger")
-        with TabbedContent(id="bridges-tabs"):
-            with TabPane("torch_xla lazy IR", id="tab-ir"):
-                yield TextArea("", read_only=True, id="bridges-ir")
-            with TabPane("StableHLO: torch_xla export", id="tab-export"):
-                yield TextArea("", read_only=True, id="bridges-xla-hlo")
-            with TabPane("StableHLO: torchax", id="tab-torchax"):
-                yield TextArea("", read_only=True, id="bridges-torchax-hlo")
+        """The ledger, then the IR in tabs; the two scroll together, so on a short terminal
+        the IR keeps rows enough to read (PageDown brings it up)."""
+        with VerticalScroll(id="bridges-main"):
+            yield BridgesLedger(id="bridges-ledger")
+            with TabbedContent(id="bridges-tabs"):
+                with TabPane("torch_xla lazy IR", id="tab-ir"):
+                    yield TextArea("", read_only=True, id="bridges-ir")
+                with TabPane("StableHLO: torch_xla export", id="tab-export"):
+                    yield TextArea("", read_only=True, id="bridges-xla-hlo")
+                with TabPane("StableHLO: torchax", id="tab-torchax"):
+                    yield TextArea("", read_only=True, id="bridges-torchax-hlo")
 
     @on(Select.Changed, "#bridges-example")
     def load_example(self, event: Select.Changed) -> None:
