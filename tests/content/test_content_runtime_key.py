@@ -77,6 +77,9 @@ def test_the_front_matter_names_the_torch_of_the_lessons_own_runtime(
         lesson.write_text(LESSON.replace("thesis: lazy tensors\n", "thesis: lazy\n" + front))
         assert record_lesson(lesson, pool).ok
         assert recorded_torch_version(lesson.read_text()) == torch
+        # as `tutor lesson record` calls it, with the default runtime's version read once
+        assert record_lesson(lesson, pool, version=default).ok
+        assert recorded_torch_version(lesson.read_text()) == torch
 
 
 def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(

@@ -312,7 +312,9 @@ def record_lesson(
             outputs[block.open_idx] = actual
             if normalise(block.output) != actual:
                 report.recorded += 1
-        own = runners.of_lesson(doc) if blocks and not version else None
+        # ``version`` is the default runtime's: a lesson of another runtime names that one's torch
+        named = front_matter_defaults(doc).get("runtime")
+        own = runners.of_lesson(doc) if blocks and (named or not version) else None
         if own is not None:
             version = runtime_torch_version(own)
     new = apply_outputs(text, outputs)
