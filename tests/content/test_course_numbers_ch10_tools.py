@@ -88,7 +88,7 @@ FACTS: list[tuple[str, str]] = [
     ),
     (
         "the jitted train step is traced once",
-        "traced 1 time(s) | weights equal after 3 steps: True",
+        "traced once | weights equal after 3 steps: True",
     ),
 ]
 

@@ -54,8 +54,8 @@ FACTS: list[tuple[str, str]] = [
         "batched_no_tape  aten ops    17   saved for backward: 0",
     ),
     ("batching wins by a wide margin", "looped more than 10x slower than batched: True"),
-    ("every operator allocates its result", "a * 2 + 1                        2 buffer(s), 8 MiB"),
-    ("out= and in-place allocate nothing", "torch.mul(a, 2, out=out).add_(1) 0 buffer(s), 0 MiB"),
+    ("every operator allocates its result", "a * 2 + 1                        2 buffers, 8 MiB"),
+    ("out= and in-place allocate nothing", "torch.mul(a, 2, out=out).add_(1) 0 buffers, 0 MiB"),
 ]
 
 
