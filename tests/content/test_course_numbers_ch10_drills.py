@@ -2,8 +2,9 @@
 the xla runtime now: `xm.mark_step` is `torch_xla.sync` under its old name, dynamo's openxla
 backend calls its compiled program without tracing again while `torch_xla.compile` traces every
 call, `max_different_graphs` turns one graph too many into an error, `MpDeviceLoader` syncs once
-per batch, the persistent cache writes one file per compiled program, and `jax.grad` of a torch
-loss through `jax_view` is torch's gradient."""
+per batch, the persistent cache writes one file per compiled program, `PT_XLA_DEBUG_LEVEL` 1
+reports compiles and 2 also runs, and `jax.grad` of a torch loss through `jax_view` is torch's
+gradient."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ CASES = [
     ("loader-runs-graphs", {"n": 10, "b": 4}, "3"),
     ("persistent-cache-files", {"sizes": "8, 3, 8, 3, 5"}, "3"),
     ("jax-grad-of-torch", {"r": 3, "a": 2.0, "c": 1.0}, "[-4.0, -4.0]"),
+    ("debug-level-reports", {"level": 1, "line": "v = loss.item()"}, "(2, 0)"),
+    ("debug-level-reports", {"level": 2, "line": "v = loss.item()"}, "(2, 2)"),
+    ("debug-level-reports", {"level": 2, "line": "s = loss.shape"}, "(1, 1)"),
 ]  # fmt: skip
 
 
