@@ -1,6 +1,7 @@
 """Feedback reads right: an exception quoted keeps torch's own punctuation ("cpu!" is not
-followed by a second stop, "cpu!."; a message without one gets one), and one entry is one
-entry."""
+followed by a second stop, "cpu!."; a message without one gets one), one entry is one entry,
+and a backend torch.compile cannot use is told what the backend did, not torch's advice on
+reporting bugs."""
 
 from __future__ import annotations
 
@@ -28,3 +29,29 @@ def test_an_answer_of_one_entry_is_one_entry():
     items = [{"type": "str", "value": name} for name in ("aten.permute.default", "aten.mm.default")]
     verdict = judge_predict({"type": "list", "items": items}, None, "['aten.linear.default']", 1e-4)
     assert verdict.feedback.startswith("Your answer has 1 entry; the result has 2.")
+
+
+def test_a_backend_torch_cannot_use_is_told_what_it_did_not_torchs_advice(sandbox):
+    from tutor.content.catalog import Catalog
+    from tutor.grading.engine import grade
+
+    ref = Catalog.load().drill("guards/counting-backend")
+    broken = (
+        "def count(gm, example_inputs):\n    sizes.append(len(gm.graph.nodez))\n    return gm\n"
+    )
+    said = {
+        "the starter returns None": (
+            ref.drill.starter,
+            "AssertionError: compiler_fn did not return callable",
+        ),
+        "a typo inside the backend": (
+            broken,
+            "AttributeError: 'Graph' object has no attribute 'nodez'",
+        ),
+    }
+    for what, (answer, teaches) in said.items():
+        verdict = grade(ref, answer, 1, sandbox)
+        assert not verdict.correct, what
+        assert verdict.feedback == (
+            f"The check failed: torch.compile could not use your backend: {teaches}"
+        ), (what, verdict.feedback)
