@@ -47,8 +47,15 @@ PART_ONE = {
         "conv2d-params",
         "batchnorm-params",
         "batchnorm-buffers",
+        "embedding-params",
     ],
-    "five-line-loop": ["accumulated-grad", "dropout-scale"],
+    "five-line-loop": [
+        "accumulated-grad",
+        "dropout-scale",
+        "batchnorm-running-mean",
+        "ce-uniform-logits",
+        "steplr-after-steps",
+    ],
 }
 
 #: the xla runtime keeps its compile cache for the life of a process: each grading there is a
