@@ -292,6 +292,8 @@ class LessonScreen(Screen[None]):
         view.live = result
         if self._on_screen(view):  # the output grew: keep it in view (unless scrolled away)
             self.call_after_refresh(view.reveal_outputs)
+        else:
+            view.stop_following()
 
     def _on_screen(self, view: SnippetView) -> bool:
         """Whether any of ``view`` is in the lesson's view."""

@@ -26,6 +26,20 @@ if TYPE_CHECKING:
     from tutor.sandbox.result import RunResult
 
 
+class Outputs(Horizontal):
+    """The recorded and the live output. Asked to stay in view (``follow``), it scrolls itself
+    into view again when it is next laid out at a new size: a result drawn into it grows it
+    only on the next layout, after a scroll asked for at once has used the old size."""
+
+    follow = False
+    """Scroll into view at the next new size (then stop)."""
+
+    def on_resize(self) -> None:
+        if self.follow:
+            self.follow = False
+            self.scroll_visible(animate=False)
+
+
 class SnippetView(Vertical, can_focus=True):
     """One snippet; click ▶ run to run it in the sandbox (the lesson screen's r runs the
     snippet on screen: this one when it is focused and in view)."""
@@ -56,7 +70,7 @@ class SnippetView(Vertical, can_focus=True):
             WrappedCode(self.code.rstrip("\n")),
             classes="snippet-code",
         )
-        with Horizontal(classes="snippet-outputs"):
+        with Outputs(classes="snippet-outputs"):
             recorded = Static(self._recorded_text(), classes="recorded")
             recorded.border_title = "recorded"
             yield recorded
@@ -73,9 +87,17 @@ class SnippetView(Vertical, can_focus=True):
         if self.is_mounted:
             self.query_one(".recorded", Static).update(self._recorded_text())
 
-    def reveal_outputs(self) -> None:
-        """Scroll the recorded and live outputs into view (the least distance)."""
-        self.query_one(".snippet-outputs").scroll_visible(animate=False)
+    def reveal_outputs(self, follow: bool = True) -> None:
+        """Scroll the recorded and live outputs into view (the least distance), and again once
+        they have grown (``follow``: a run's result is drawn into them)."""
+        outputs = self.query_one(Outputs)
+        outputs.follow = follow
+        outputs.scroll_visible(animate=False)
+
+    def stop_following(self) -> None:
+        """The outputs are not to be scrolled into view when they grow (the learner scrolled
+        away from the snippet)."""
+        self.query_one(Outputs).follow = False
 
     def on_click(self, event: Click) -> None:
         if getattr(event.widget, "has_class", lambda _c: False)("snippet-head"):
