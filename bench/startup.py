@@ -162,7 +162,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bare_file = Path(tmp, "bare_app.py")
         bare_file.write_text(BARE_APP.format(titles=titles), encoding="utf-8")
-        base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE",)}
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONDONTWRITEBYTECODE", "COLUMNS", "LINES")
+        }
         base.update(TERM="xterm-256color", PYTHONPYCACHEPREFIX=f"{tmp}/pycache")
         base.pop("TUTOR_PACKS", None)
         warm_home = Path(tmp, "home")

@@ -79,26 +79,34 @@ CHILDREN = (
     + """
 import os, sys, time
 r, w = os.pipe()
+go_r, go_w = os.pipe()
 kids = []
-for _ in range(4):
+for _ in range(KIDS):
     pid = os.fork()
     if pid == 0:
         block = fill(MB)
         os.write(w, b"x")
-        time.sleep(2)
+        os.read(go_r, 1)  # held until the parent lets go
         os._exit(0)
     kids.append(pid)
 for _ in kids:
-    os.read(r, 1)  # all four hold their share at once
+    os.read(r, 1)
+time.sleep(2)  # every child holds its share at once, however long the forks took
+os.write(go_w, b"x" * len(kids))
 for pid in kids:
     os.waitpid(pid, 0)
-print("held", 4 * MB)
+print("held", KIDS * MB)
 """
 )
 
 
+def children(kids: int, mb: int) -> str:
+    """CHILDREN with ``kids`` children of ``mb`` MB each."""
+    return CHILDREN.replace("KIDS", str(kids)).replace("MB", str(mb))
+
+
 def test_children_whose_shares_pass_the_limit_together_end_memory(box):
-    result = run(box, CHILDREN.replace("MB", "160"))  # 640 MB under 512, 160 MB each
+    result = run(box, children(4, 160))  # 640 MB under 512, 160 MB each
     held_together(result)
     assert "held" not in result.stdout
     assert find_leftovers(box) == []
@@ -106,14 +114,14 @@ def test_children_whose_shares_pass_the_limit_together_end_memory(box):
 
 def test_many_processes_each_well_under_the_limit_are_held_together(box):
     # each of 32 processes stays far under its own address-space limit (48 MB of 1024)
-    code = CHILDREN.replace("range(4)", "range(32)").replace("MB", "48")
+    code = children(32, 48)
     result = run(box, code, memory_mb=1024)
     held_together(result, 1024)
     assert find_leftovers(box) == []
 
 
 def test_the_same_children_just_under_the_limit_pass(box):
-    result = run(box, CHILDREN.replace("MB", "110"))  # 440 MB under 512
+    result = run(box, children(4, 110))  # 440 MB under 512
     assert result.ok, (result.status, result.reason, result.stderr[-800:])
     assert result.stdout.strip() == "held 440"
 

@@ -57,10 +57,13 @@ def titles() -> list[str]:
 
 
 def run_on_pty(argv: list[str], env: dict[str, str]) -> bytes:
-    """Run ``argv`` on a 120x40 pseudo-terminal until it exits; everything it wrote."""
+    """Run ``argv`` on a 120x40 pseudo-terminal until it exits; everything it wrote. The size
+    is the terminal's alone: COLUMNS and LINES in the environment would override it."""
     import fcntl
     import struct
     import termios
+
+    env = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
 
     pid, fd = os.forkpty()
     if pid == 0:
