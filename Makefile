@@ -53,7 +53,7 @@ clean:
 # A second sandbox runtime with torch_xla (CPU PJRT) and torchax: ~7.6 GB, a few minutes.
 # The tutor finds it at PROJECT_ROOT/.venv-xla with no configuration.
 XLA_VENV ?= .venv-xla
-XLA_PINS ?= torch==2.9.0 torch_xla==2.9.0 torchax==0.0.13 "jax[cpu]==0.10.2" flax==0.12.8
+XLA_PINS ?= torch==2.9.0 torch_xla==2.9.0 torchax==0.0.13 "jax[cpu]==0.10.2" flax==0.12.8 optax==0.2.8
 .PHONY: xla-runtime
 xla-runtime: $(XLA_VENV)/.installed
 
