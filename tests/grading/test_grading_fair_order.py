@@ -11,7 +11,10 @@ import pytest
 
 from tests.grading.conftest import Ref, refs
 from tutor.content.catalog import Catalog
+from tutor.grading.attempt import make_variant
 from tutor.grading.engine import grade, judge, plan
+from tutor.grading.grade import Judgement
+from tutor.grading.order import decide
 from tutor.grading.packcheck import check_pack
 from tutor.grading.variants import draw_params, render
 
@@ -234,3 +237,13 @@ def test_constraints_are_read_before_an_order_is_run():
     )
     kept = plan(ref, "a = 1\nc = b + 1\nb = a + 1", 0)
     assert kept.call is not None and kept.call.kwargs["order"] == [1, 3, 2]  # the run decides
+
+
+def test_an_order_drill_never_opens_in_an_order_it_accepts(builtin):
+    # graphs/capture-pipeline accepts two orders (its constraints leave two steps free); a
+    # shuffle that lands on either would be marked right with no line moved.
+    ref = builtin.drill("graphs/capture-pipeline")
+    for seed in range(200):
+        shown = make_variant(ref.full_id, ref.drill, seed).lines
+        decided = decide(ref.drill, draw_params(ref.drill.params, seed), "\n".join(shown))
+        assert not (isinstance(decided, Judgement) and decided.status == "correct"), seed

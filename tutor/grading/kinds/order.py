@@ -30,6 +30,9 @@ def _call(drill: OrderDrill, kwargs: dict[str, Any]) -> Call:
     return Call(target=orders.TARGET, kwargs=kwargs, timeout=CODE_TIMEOUT, profile=drill.profile)
 
 
+_SHUFFLES = 100  # shuffles tried for lines not already in an accepted order
+
+
 class OrderKind(Kind):
     """Put the lines in order."""
 
@@ -61,7 +64,12 @@ class OrderKind(Kind):
         return drill.run is not None
 
     def fill_variant(self, drill: OrderDrill, variant: Variant, rng: random.Random) -> None:
-        variant.lines = shuffled([render(line, variant.params) for line in drill.lines], rng)
+        lines = [render(line, variant.params) for line in drill.lines]
+        for _ in range(_SHUFFLES):  # not an order the drill already accepts (its constraints)
+            variant.lines = shuffled(lines, rng)
+            decided = orders.decide(drill, variant.params, "\n".join(variant.lines))
+            if not (isinstance(decided, Judgement) and decided.status == "correct"):
+                return
 
     def written_answer(self, drill: OrderDrill, params: Params) -> str | None:
         return "\n".join(render(line, params) for line in drill.lines)
