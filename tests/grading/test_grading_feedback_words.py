@@ -55,3 +55,14 @@ def test_a_backend_torch_cannot_use_is_told_what_it_did_not_torchs_advice(sandbo
         assert verdict.feedback == (
             f"The check failed: torch.compile could not use your backend: {teaches}"
         ), (what, verdict.feedback)
+
+
+def test_one_graph_break_left_is_counted_in_words_that_agree(sandbox):
+    from tutor.content.catalog import Catalog
+    from tutor.grading.engine import grade
+
+    ref = Catalog.load().drill("guards/fix-item-break")
+    kept_item = "def normalise(x):\n    m = x.mean().item()\n    return (x - m) / x.std()\n"
+    verdict = grade(ref, kept_item, 1, sandbox)
+    assert not verdict.correct
+    assert verdict.feedback == "The check failed: graph breaks left: 1 (one graph needs 0)"
