@@ -218,11 +218,15 @@ class _Runners:
             runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})
         )
 
-    def of_lesson(self, doc: LessonText) -> Runner | None:
-        """The runner of the lesson's own runtime (its front matter's ``runtime:``), whose
-        torch the front matter names; None when that runtime is not built."""
+    def torch_of(self, doc: LessonText, default: str | None) -> str | None:
+        """The torch the lesson's front matter names: its own runtime's (its ``runtime:``);
+        ``default``, the default runtime's when the caller knows it, for a lesson that names
+        none; None when the lesson's runtime is not built."""
+        named = front_matter_defaults(doc).get("runtime")
+        if named is None and default is not None:
+            return default
         try:
-            return self.pool.get(front_matter_defaults(doc).get("runtime"))
+            return runtime_torch_version(self.pool.get(named))
         except (RuntimeNotBuilt, RuntimeNotFound):
             return None
 
@@ -312,11 +316,8 @@ def record_lesson(
             outputs[block.open_idx] = actual
             if normalise(block.output) != actual:
                 report.recorded += 1
-        # ``version`` is the default runtime's: a lesson of another runtime names that one's torch
-        named = front_matter_defaults(doc).get("runtime")
-        own = runners.of_lesson(doc) if blocks and (named or not version) else None
-        if own is not None:
-            version = runtime_torch_version(own)
+        if blocks:
+            version = runners.torch_of(doc, version)
     new = apply_outputs(text, outputs)
     if blocks and version:
         new = set_torch_version(new, version)
