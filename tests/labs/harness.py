@@ -15,6 +15,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 from textual.app import App
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input
 
 from tutor.sandbox import AsyncSandbox
@@ -86,3 +87,8 @@ def kept(name: str, current: dict) -> dict:
     if os.environ.get("TUTOR_RECORD") == "1":
         path.write_text(json.dumps(current, indent=1) + "\n")
     return json.loads(path.read_text())
+
+
+def drawn(widget: Widget) -> list[str]:
+    """The rows a widget draws, trailing spaces dropped."""
+    return [s.text.rstrip() for s in widget.render_lines(widget.region.reset_offset)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static, TextArea
 
-from labs.harness import LabApp, recorded, settle
+from labs.harness import LabApp, drawn, recorded, settle
 from labs.test_lab_graph_probe import RECORDINGS
 from tutor.probes.data_graph import GraphView
 from tutor.ui.labs.graph.graph_tables import NodeTable, OpDiffTable
@@ -66,11 +66,6 @@ def test_graph_lab_snapshot(snap_compare, name, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=before)
-
-
-def drawn(widget) -> list[str]:
-    """The rows a widget draws, trailing spaces dropped."""
-    return [s.text.rstrip() for s in widget.render_lines(widget.region.reset_offset)]
 
 
 async def test_torchs_long_targets_wrap_instead_of_being_cut_at_80_columns():

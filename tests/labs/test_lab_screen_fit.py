@@ -10,7 +10,7 @@ import pytest
 from textual.containers import ScrollableContainer
 from textual.widgets import Button, Input, Static, TextArea
 
-from labs.harness import LabApp, recorded
+from labs.harness import LabApp, drawn, recorded
 from labs.test_lab_guards_probe import RECORDINGS
 from tutor.probes.data_bench import Bench
 from tutor.probes.data_bridges import Bridges
@@ -29,11 +29,6 @@ from tutor.ui.labs.recompile.screen import RecompileLab
 from tutor.ui.widgets.run_status import RunStatus
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-def drawn(widget) -> list[str]:
-    """The rows a widget draws, trailing spaces dropped."""
-    return [s.text.rstrip() for s in widget.render_lines(widget.region.reset_offset)]
 
 
 def words(rows: list[str]) -> str:
