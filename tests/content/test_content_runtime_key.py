@@ -99,3 +99,27 @@ def test_a_runtime_not_built_skips_its_snippets_and_fails_when_required(
     monkeypatch.setenv("TUTOR_REQUIRE_XLA", "1")
     (drift,) = check_lesson(lesson, sandbox, root=tmp_path).drifts
     assert drift.line == line and "TUTOR_REQUIRE_XLA=1" in drift.message
+
+
+def test_check_names_the_torch_each_lesson_ran_with(tmp_path, sandbox, xla_sandbox):
+    """`tutor lesson check` reports the torch of each lesson's own runtime: its summary line
+    names the xla runtime's torch beside the default's, and an xla lesson recorded with the
+    xla runtime's torch is not noted as recorded with another torch."""
+    from tutor.commands.lesson_run import runtime_torch_version
+    from tutor.commands.lesson_tools import _torches
+    from tutor.sandbox.pool import SandboxPool
+
+    pool = SandboxPool(given={None: sandbox, "xla": xla_sandbox})
+    xla, default = runtime_torch_version(xla_sandbox), runtime_torch_version(sandbox)
+    lazy, plain = tmp_path / "09-lazy.md", tmp_path / "01-plain.md"
+    lazy.write_text(LESSON.replace("thesis: lazy tensors\n", "thesis: lazy\nruntime: xla\n"))
+    plain.write_text(LESSON.replace("```python run runtime=xla", "```python run"))
+    assert record_lesson(lazy, pool, version=default).ok
+    assert record_lesson(plain, pool, version=default).ok
+    reports = [check_lesson(p, pool, version=default) for p in (plain, lazy)]
+    assert [(r.runtime, r.ran, r.torch) for r in reports] == [
+        (None, default, default),
+        ("xla", xla, xla),
+    ]
+    assert _torches(default, reports) == f"torch {default}; xla runtime: torch {xla}"
+    assert _torches(default, reports[:1]) == f"torch {default}"

@@ -92,6 +92,10 @@ class LessonReport:
     changed: bool = False
     torch: str | None = None
     """the torch version named in the front matter (the one that recorded the outputs)"""
+    runtime: str | None = None
+    """the runtime the front matter names (None: the default runtime)"""
+    ran: str | None = None
+    """the torch version of that runtime now (``check``; None when it is not built)"""
     skipped: list[str] = field(default_factory=list)
     """``file:line needs the xla runtime: ...`` for each snippet whose runtime is not built"""
 
@@ -159,15 +163,23 @@ def check_lesson(
     runner: Sandbox | SandboxPool,
     *,
     root: Path | None = None,
+    version: str | None = None,
     timeout: float = SNIPPET_TIMEOUT,
     memory_mb: int = SNIPPET_MEMORY_MB,
 ) -> LessonReport:
-    """Re-run every snippet of one lesson and compare with its recorded output."""
+    """Re-run every snippet of one lesson and compare with its recorded output; ``version``
+    is the default runtime's torch when the caller knows it (the report's ``ran`` names the
+    torch of the lesson's own runtime)."""
     name = _display(path, root)
     text = path.read_text(encoding="utf-8")
     doc = parse_lesson_text(text)
     blocks = doc.snippets
-    report = LessonReport(file=name, snippets=len(blocks), torch=recorded_torch_version(text))
+    report = LessonReport(
+        file=name,
+        snippets=len(blocks),
+        torch=recorded_torch_version(text),
+        runtime=front_matter_defaults(doc).get("runtime"),
+    )
     report.drifts += _unclosed(name, doc)
     with _Runners(runner) as runners:
         for block in blocks:
@@ -176,6 +188,8 @@ def check_lesson(
                 report.drifts += _check_block(
                     name, block, box, timeout=timeout, memory_mb=memory_mb
                 )
+        if blocks:
+            report.ran = runners.torch_of(doc, version)
     return report
 
 

@@ -70,7 +70,7 @@ def _lesson_command(name: str, *, record: bool) -> Callable[[Report], click.Comm
                 reports = [
                     record_lesson(path, pool, root=PROJECT_ROOT, version=version, timeout=limit)
                     if record
-                    else check_lesson(path, pool, root=PROJECT_ROOT, timeout=limit)
+                    else check_lesson(path, pool, root=PROJECT_ROOT, version=version, timeout=limit)
                     for path in paths
                 ]
             sys.exit(report(version, reports, as_json))
@@ -100,16 +100,27 @@ def check(version: str, reports: list[LessonReport], as_json: bool) -> int:
             if drift.diff:
                 click.echo(_indent(drift.diff), err=True)
         for r in reports:
-            if r.drifts and r.torch and r.torch != version:
+            if r.drifts and r.torch and r.ran and r.torch != r.ran:
                 click.echo(
-                    f"note: {r.file} was recorded with torch {r.torch}; this is torch {version}"
+                    f"note: {r.file} was recorded with torch {r.torch}; this is torch {r.ran}"
                     " (`tutor lesson record` re-records it)",
                     err=True,
                 )
         total = sum(r.snippets for r in reports)
         verdict = "ok" if not drifts else f"{len(drifts)} drifted"
-        click.echo(f"{len(reports)} lessons, {total} snippets (torch {version}): {verdict}")
+        click.echo(
+            f"{len(reports)} lessons, {total} snippets ({_torches(version, reports)}): {verdict}"
+        )
     return 1 if drifts else 0
+
+
+def _torches(version: str, reports: list[LessonReport]) -> str:
+    """The torch of each runtime that ran: ``torch 2.13.0+cpu``, then ``xla runtime: torch
+    2.9.0`` for each other runtime a lesson named and ran in."""
+    others = {r.runtime: r.ran for r in reports if r.runtime and r.ran}
+    return "; ".join(
+        [f"torch {version}", *(f"{name} runtime: torch {ran}" for name, ran in others.items())]
+    )
 
 
 @_lesson_command("record", record=True)
