@@ -45,6 +45,13 @@ def test_padding_to_one_size_compiles_once_and_keeps_the_losses(xla_sandbox):
         assert b.loss == pytest.approx(a.loss, rel=1e-5), (a, b)
 
 
+def test_a_one_row_batch_padded_shares_the_one_graph(xla_sandbox):
+    """The mean divides by the count of real rows as a tensor: a Python ``n`` would bake the
+    special constant 1 into a one-row batch's graph and compile a second graph."""
+    data = run(xla_sandbox, sizes=[2, 1, 4, 1], pad_to=4)
+    assert [s.uncached_compiles for s in data.steps] == [1, 1, 1, 1]
+
+
 def test_pad_to_smaller_than_a_batch_is_refused(xla_sandbox):
     result = xla_sandbox.call(PROBE, timeout=60.0, memory_mb=8192, sizes=[8, 40], pad_to=32)
     assert result.status == "error" and "smaller than the largest batch (40)" in result.message

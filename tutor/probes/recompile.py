@@ -39,8 +39,8 @@ def recompile(sizes: list[int], pad_to: int | None = None, features: int = 8) ->
             y = torch.cat([y, torch.zeros(extra, 1)])
             weight = torch.cat([weight, torch.zeros(extra, 1)])
         x, y, weight = x.to(device), y.to(device), weight.to(device)
-        with torch.no_grad():
-            loss = (weight * (model(x) - y) ** 2).sum() / n
+        with torch.no_grad():  # divided by a tensor: a Python 1 would be a constant in the graph
+            loss = (weight * (model(x) - y) ** 2).sum() / weight.sum()
         torch_xla.sync()  # cut the graph here: compile it (or find it in the cache) and run it
         steps.append(
             Step(
