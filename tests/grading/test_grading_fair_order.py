@@ -126,7 +126,7 @@ def test_a_line_that_raises_in_the_learners_order_is_named(fair, sandbox):
     answer = in_order(lines_of(ref), (1, 2, 3, 5, 4))
     g = grade(ref, answer, 0, sandbox)
     assert g.status == "wrong" and g.feedback == (
-        "Run in your order, line 5, `g = w.grad.clone()`, raises AttributeError: 'NoneType' "
+        "Run in your order, line 5 (`g = w.grad.clone()`) raises AttributeError: 'NoneType' "
         "object has no attribute 'clone'"
     )
 

@@ -31,8 +31,8 @@ def test_inline_markdown_draws_code_and_emphasis_and_nothing_else():
     quoted = inline("Line 3, ``a `b` c``, and `` `x` ``, is late.")
     assert quoted.plain == "Line 3, a `b` c, and `x`, is late."
     assert CODE in styles_of(quoted, "a `b` c") and CODE in styles_of(quoted, "`x`")
-    prose = inline("Line 3, " + quote_line("The worker's `collate_fn` queues it.") + ", is late.")
-    assert prose.plain == "Line 3, “The worker's collate_fn queues it.”, is late."
+    prose = inline("Line 3 (" + quote_line("The worker's `collate_fn` queues it.") + ") is late.")
+    assert prose.plain == "Line 3 (“The worker's collate_fn queues it”) is late."
     hint = inline("Pad to the longest sequence of *this* batch, **not** `max_len`.")
     assert hint.plain == "Pad to the longest sequence of this batch, not max_len."
     assert "italic" in styles_of(hint, "this") and "bold" in styles_of(hint, "not")
@@ -46,8 +46,9 @@ def test_inline_markdown_draws_code_and_emphasis_and_nothing_else():
 def test_feedback_quotes_a_line_of_prose_so_its_markdown_still_reads():
     assert quote_line(" optimizer.step() ") == "`optimizer.step()`"
     assert quote_line("The worker's `collate_fn` batches.") == (
-        "“The worker's `collate_fn` batches.”"
+        "“The worker's `collate_fn` batches”"
     )
+    assert quote_line("The backend compiles the graph.") == "“The backend compiles the graph”"
 
 
 def real_catalog(catalog, *files: str):

@@ -1,8 +1,8 @@
 """Choice drills: graded in the UI process, without the sandbox (torch-free).
 
 A ``choice`` answer is the text of the chosen answer (case and spacing do not matter). Order
-drills are ``tutor.grading.order``'s (``judge_order`` and ``quote_line`` are re-exported here,
-where they were).
+drills are ``tutor.grading.order``'s (``judge_order``, and ``quote_line`` of
+``tutor.grading.order_lines``, are re-exported here, where they were).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import re
 
 from tutor.content.models import ChoiceDrill, Params
 from tutor.grading.grade import Judgement
-from tutor.grading.order import judge_order, quote_line
+from tutor.grading.order import judge_order
+from tutor.grading.order_lines import quote_line
 from tutor.grading.variants import render_prose
 
 __all__ = ["judge_choice", "judge_order", "quote_line"]

@@ -10,7 +10,7 @@ Otherwise:
   in the sandbox (``tutor.probes.grade_order``), and ``judge_run`` reads what came back;
 - a drill with constraints and no ``run`` accepts every order that keeps them;
 - a drill with neither names the first line out of place, against the right order the answer
-  follows longest.
+  follows longest, and, for a line of code, the name it uses that a later line makes.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from tutor.content.models import OrderDrill, Params
 from tutor.content.order_rules import norm, pairs
 from tutor.grading.grade import Judgement
+from tutor.grading.order_lines import made_later, quote_line
 from tutor.grading.variants import render, render_prose
 from tutor.probes.data_grading import OrderAuthoring, OrderData, OrderFailed, OrderRaised
 
@@ -81,7 +82,11 @@ def _out_of_place(drill: OrderDrill, params: Params, order: list[int], answer: s
     i = _common_prefix(gn, closest)
     right = closest.index(gn[i])
     where = "earlier" if right < i else "later"
-    msg = f"Line {i + 1}, {quote_line(got[i])}, is out of place: it belongs {where}."
+    why = f"it belongs {where}"
+    early = made_later([norm(line) for line in got], i) if where == "later" else None
+    if early:
+        why = f"it uses `{early[0]}`, made on line {early[1] + 1}"
+    msg = f"Line {i + 1} ({quote_line(got[i])}) is out of place: {why}."
     return Judgement("wrong", msg, expected, "order")
 
 
@@ -141,7 +146,7 @@ def judge_run(drill: OrderDrill, params: Params, data: OrderData) -> Judgement:
     if isinstance(data, OrderRaised):
         text = norm(render(drill.lines[data.line - 1], params))
         err = data.error
-        return Judgement("wrong", f"Run in your order, line {data.position}, {quote_line(text)}, raises "
+        return Judgement("wrong", f"Run in your order, line {data.position} ({quote_line(text)}) raises "
                          f"{err.type}: {err.message}", expected, "order")  # fmt: skip
     if isinstance(data, OrderFailed):
         message = (
@@ -150,13 +155,6 @@ def judge_run(drill: OrderDrill, params: Params, data: OrderData) -> Judgement:
         return Judgement("wrong", message, expected, "order")
     return Judgement("correct", "Correct: run in your order, the lines do what the drill asks.",
                      expected)  # fmt: skip
-
-
-def quote_line(line: str) -> str:
-    """``line`` quoted in feedback: as a Markdown code span, or, when it holds code spans of its
-    own (a line of prose), in quotation marks, so its Markdown still reads as Markdown."""
-    text = line.strip()
-    return f"“{text}”" if "`" in text else f"`{text}`"
 
 
 def _common_prefix(a: list[str], b: list[str]) -> int:
