@@ -107,13 +107,36 @@ def test_the_earliest_line_placed_too_early_is_named(fair):
                                                     (2, 3, 4, 5, 1), (3, 2, 4, 5, 1)}),
         ("graphs/fx-pass-steps", {(1, 2, 3, 4, 5, 6, 7), (1, 2, 3, 4, 6, 5, 7),
                                   (1, 2, 3, 4, 6, 7, 5)}),
+        # chapter 9's loop: the baseline first, then the profile, then the change; the check
+        # and the second timing in either order
+        ("honest-clock/faster-loop", {(1, 2, 3, 4, 5, 6), (1, 2, 3, 5, 4, 6)}),
     ],
 )  # fmt: skip
 def test_built_in_drills_accept_every_valid_order(builtin, drill, right):
     assert right_orders(builtin.drill(drill)) == right
 
 
+def test_profiling_before_the_baseline_is_refused_with_the_reason(builtin):
+    ref = builtin.drill("honest-clock/faster-loop")
+    g = judge(ref, plan(ref, in_order(lines_of(ref), (2, 1, 3, 4, 5, 6)), 0), "", None)
+    assert g.status == "wrong" and g.feedback.startswith(
+        "A profile taken first has no baseline to be read against."
+    )
+
+
 # ---------------------------------------------------------------- checked by running the order
+
+
+def test_fsdp_setup_is_run_in_torch_xla_and_use_spmd_may_come_first(builtin, xla_sandbox):
+    # use_spmd() starts no runtime: set after it, CPU_NUM_DEVICES still gives four devices
+    ref = builtin.drill("tpu-practice/fsdp-setup-order")
+    answer = in_order(lines_of(ref), (2, 1, 3, 4, 5, 6))
+    assert plan(ref, answer, 0).call is not None  # the order is run, not only read
+    g = grade(ref, answer, 0, xla_sandbox)
+    assert g.correct, g.feedback
+    late = in_order(lines_of(ref), (1, 2, 3, 4, 6, 5))  # the optimizer before FSDPv2
+    g = grade(ref, late, 0, xla_sandbox)
+    assert g.status == "wrong", g.feedback
 
 
 def test_an_order_is_run_and_any_order_the_check_passes_is_right(fair, sandbox):
