@@ -27,6 +27,7 @@ PART_ONE = {
         "mlp-bytes",
         "dataset-mib",
         "float16-overflow",
+        "meta-mismatch",
     ],
     "strides-and-views": [
         "row-major-strides",
@@ -39,6 +40,14 @@ PART_ONE = {
         "broadcast-silent-bug",
         "promotion-dtype",
         "index-copy-or-view",
+        "offset-of-element",
+        "view-after-permute",
+        "view-merge-rule",
+        "unsqueeze-stride",
+        "negative-step",
+        "does-reshape-copy",
+        "view-or-copy",
+        "broadcast-shape",
     ],
     "three-rules-of-autograd": ["accumulate-three"],
     "parameter-ledger": [
