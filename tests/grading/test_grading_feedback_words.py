@@ -66,3 +66,29 @@ def test_one_graph_break_left_is_counted_in_words_that_agree(sandbox):
     verdict = grade(ref, kept_item, 1, sandbox)
     assert not verdict.correct
     assert verdict.feedback == "The check failed: graph breaks left: 1 (one graph needs 0)"
+
+
+def test_a_backend_that_counts_the_wrong_nodes_is_told_what_each_entry_counts(sandbox):
+    from tutor.content.catalog import Catalog
+    from tutor.grading.engine import grade
+
+    ref = Catalog.load().drill("guards/counting-backend")
+    want = "each entry should count its graph's call_function and call_method nodes, [2, 3]"
+    said = {
+        "len(gm.graph.nodes)": "[4, 5]; " + want + "; yours count every node, the placeholders "
+        "and the output too",
+        'sum(n.op == "call_function" for n in gm.graph.nodes)': "[1, 1]; " + want + "; yours "
+        "count the call_function nodes alone",
+        "7": "[7, 7]; " + want,
+    }
+    for counted, feedback in said.items():
+        answer = (
+            f"def count(gm, example_inputs):\n    sizes.append({counted})\n    return gm.forward\n"
+        )
+        verdict = grade(ref, answer, 1, sandbox)
+        assert verdict.feedback == f"The check failed: sizes recorded: {feedback}", counted
+    twice = "def count(gm, example_inputs):\n    sizes.extend([2, 3])\n    return gm.forward\n"
+    assert grade(ref, twice, 1, sandbox).feedback == (
+        "The check failed: sizes recorded: [2, 3, 2, 3]; the backend receives 2 graphs, and each "
+        "should add one entry"
+    )
