@@ -11,7 +11,7 @@ import pytest
 from tutor.content.catalog import Catalog
 
 CATALOG = Catalog.load()
-CHAPTERS = [1, 2, 5, 6, 7, 8, 9, 10, 11, 12]
+CHAPTERS = [1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12]
 
 #: predict drills without a `wrong:` entry, each with why no single classic mistake exists
 WITHOUT: dict[str, str] = {}
