@@ -94,6 +94,16 @@ PART_ONE = {
         "batchnorm-running-mean",
         "ce-uniform-logits",
         "steplr-after-steps",
+        "overfit-initial-loss",
+        "missing-bias",
+        "step-before-backward",
+        "momentum-two-steps",
+        "momentum-terminal-step",
+        "adam-first-step",
+        "ce-gradient",
+        "softmax-floor",
+        "float16-smallest-normal",
+        "adam-moment-bytes",
     ],
 }
 
