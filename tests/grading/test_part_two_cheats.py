@@ -54,6 +54,27 @@ CHEATS: list[tuple[str, str, str]] = [
     ("honest-clock/step-flops", "the right count as a float",
      "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
      "    return 2.0 * batch * (3 * sum(pairs) - pairs[0])\n"),
+    ("ranks-and-collectives/accumulate-no-sync", "all-reduced by hand, then one empty DDP backward",
+     "def accumulate(ddp, batches):\n    with ddp.no_sync():\n        for x in batches:\n"
+     "            ddp(x).sum().backward()\n    for p in ddp.module.parameters():\n"
+     "        dist.all_reduce(p.grad)\n        p.grad /= dist.get_world_size()\n"
+     "    ddp(batches[0]).sum().mul(0).backward()\n"),
+    *[
+        ("ranks-and-collectives/fix-averaged-gradients", f"the mean read from the setup's {name}",
+         f"def sync_grads(grad):\n    return torch.tensor({name}).mean(0)\n")
+        for name in ("grads", "_grads")
+    ],
+    *[
+        ("ranks-and-collectives/fix-one-sided-broadcast", f"rank 0's weights read from the setup's {name}",
+         f"def share(t, rank):\n    return torch.tensor({name})\n")
+        for name in ("weights", "_weights")
+    ],
+    *[
+        ("ranks-and-collectives/fix-group-sum", f"the group's sum read from the setup's {name}",
+         "def group_sum(t, mesh):\n    r = mesh.get_rank()\n"
+         f"    return torch.tensor([sum({name}[q] for q in range(4) if q % 2 == r % 2)])\n")
+        for name in ("values", "_values")
+    ],
 ]  # fmt: skip
 
 #: (drill, how it is written, the answer): right answers the reference does not spell out
@@ -79,6 +100,9 @@ RIGHT: list[tuple[str, str, str]] = [
     ("honest-clock/step-flops", "three times the forward, less the first layer's input gradient",
      "def step_flops(widths, batch):\n    pairs = [a * b for a, b in zip(widths, widths[1:])]\n"
      "    return 2 * batch * (3 * sum(pairs) - pairs[0])\n"),
+    ("ranks-and-collectives/accumulate-no-sync", "no_sync() around each backward but the last",
+     "def accumulate(ddp, batches):\n    for x in batches[:-1]:\n        with ddp.no_sync():\n"
+     "            ddp(x).sum().backward()\n    ddp(batches[-1]).sum().backward()\n"),
 ]  # fmt: skip
 
 
