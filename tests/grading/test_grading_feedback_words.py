@@ -31,6 +31,26 @@ def test_an_answer_of_one_entry_is_one_entry():
     assert verdict.feedback.startswith("Your answer has 1 entry; the result has 2.")
 
 
+def test_the_entries_that_differ_are_all_named():
+    """One wrong entry is named; several are named together; when every entry differs the
+    feedback says so, not that entry 0 is wrong."""
+    from tutor.grading.predict import judge_predict
+
+    truth = {"type": "list", "items": [{"type": "int", "value": v} for v in (2, 2, 2)]}
+    said = {  # and the hint: work out the entries named, or redo the whole computation
+        "[2, 5, 2]": ("Entry 1 (counting from 0) is wrong.", "values"),
+        "[1, 2, 1]": ("Entries 0 and 2 (counting from 0) are wrong.", "values"),
+        "[1, 1, 1]": ("Every entry is wrong.", "value"),
+    }
+    for answer, (feedback, category) in said.items():
+        verdict = judge_predict(truth, None, answer, 1e-4)
+        assert not verdict.correct and verdict.feedback.startswith(feedback), verdict.feedback
+        assert verdict.category == category, answer
+    floats = {"type": "list", "items": [{"type": "float", "value": v} for v in (0.5, 1.5)]}
+    verdict = judge_predict(floats, None, "[1.0, 2.0]", 1e-4)
+    assert verdict.feedback.startswith("Every entry is wrong."), verdict.feedback
+
+
 def test_a_backend_torch_cannot_use_is_told_what_it_did_not_torchs_advice(sandbox):
     from tutor.content.catalog import Catalog
     from tutor.grading.engine import grade

@@ -82,7 +82,7 @@ HINTS: dict[str, str] = {
     ),
     "shape": "Work out the shape first, dimension by dimension, before any values.",
     "values": (
-        "Work out the entry named above by hand from the inputs, one step at a time, and see "
+        "Work out each entry named above by hand from the inputs, one step at a time, and see "
         "where your reasoning (or your code) parts from what torch does."
     ),
     "value": (

@@ -67,6 +67,18 @@ def _broadcasts(a: list[int], b: list[int]) -> bool:
     return all(x == y or 1 in (x, y) for x, y in zip(a[::-1], b[::-1], strict=False))
 
 
+def _entries_wrong(wrong: list[int], n: int) -> tuple[str, str]:
+    """Which entries of an answer of ``n`` entries differ, and the hint's category: 'Entry 2
+    (counting from 0) is wrong.', 'Entries 0 and 2 ... are wrong.' (``values``: work out the
+    entries named), or 'Every entry is wrong.' (``value``: redo the whole computation)."""
+    if len(wrong) == n and n > 1:
+        return "Every entry is wrong.", "value"
+    if len(wrong) == 1:
+        return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
+    named = ", ".join(str(i) for i in wrong[:-1]) + f" and {wrong[-1]}"
+    return f"Entries {named} (counting from 0) are wrong.", "values"
+
+
 def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[str, str]:
     want = _ints(truth["items"])
     got = list(answer) if isinstance(answer, list) else None
@@ -86,12 +98,12 @@ def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[
                 return "The sizes are right but the dimensions are swapped.", "transposed_shape"
             return "The right numbers, in the wrong order.", "wrong_order"
         wrong = [i for i, (g, w) in enumerate(zip(got, want, strict=True)) if g != w]
-        return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
+        return _entries_wrong(wrong, len(want))
     if got is not None and numbers and len(got) == len(truth["items"]):  # floats: entry by entry
         items = truth["items"]
         wrong = [i for i, (t, g) in enumerate(zip(items, got, strict=True)) if equal(t, g, 1e-4)]
         if wrong:
-            return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
+            return _entries_wrong(wrong, len(items))
     if got is not None and len(got) != len(truth["items"]):
         n = len(truth["items"])
         return (
