@@ -330,8 +330,10 @@ def with_drill(
             extra.append(policy)
     if not extra:
         return judgement
-    return Judgement(judgement.status, " ".join([judgement.feedback, *extra]),
-                     judgement.expected, judgement.category)  # fmt: skip
+    head = judgement.feedback.rstrip()
+    head += "" if head.endswith((".", "!", "?", ":")) else "."  # an assert's message has no stop
+    return Judgement(judgement.status, " ".join([head, *extra]), judgement.expected,
+                     judgement.category)  # fmt: skip
 
 
 def passed(value: dict[str, Any]) -> bool:

@@ -40,6 +40,7 @@ from tutor.probes.grade_learner import learner_side
 from tutor.probes.grade_link import Gone, in_child, serve_learner, spawn
 from tutor.probes.grade_remote import BadData, Learner, LearnerRaised, own_module
 from tutor.probes.grade_run import describe_error, fresh_namespace, manual_seed, run_code
+from tutor.probes.grade_wrong_failure import matched_failure
 from tutor.probes.reading_judge import judge_reading
 from tutor.probes.values import encode, encode_tensor
 
@@ -264,7 +265,10 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
     clock["learner_ms"] = _ms(start)  # the learner's process ran meanwhile, from the fork
     if ran.stage != "done":
         stage = "setup_error" if ran.stage == "setup_error" else "answer_error"
-        return {**out, "stage": stage, "error": raw["error"], "forbidden": learner.end()}
+        out |= {"stage": stage, "error": raw["error"], "forbidden": learner.end()}
+        if stage == "answer_error":
+            out["matched"] = matched_failure(kw, "answer", raw["error"])
+        return out
     if call:
         if len(raw["outputs"]) != len(trials):
             raise BadData(f"it sent {len(raw['outputs'])} results for {len(trials)} trials")
@@ -283,6 +287,8 @@ def _judge(learner: Learner, kw: dict[str, Any], out: dict[str, Any]) -> dict[st
     if kw["assert_code"]:
         out["assert"] = _assert(learner, kw, raw.get("names"))
     out["forbidden"] = learner.end()
+    if out["assert"] and not out["assert"]["ok"] and out.get("matched") is None:
+        out["matched"] = matched_failure(kw, "assert", out["assert"])
     clock["assert_ms"] = _ms(start) - clock["learner_ms"] - clock["compare_ms"]
     return out
 
