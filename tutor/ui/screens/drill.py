@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Header, Input, Markdown, OptionList, Static, TextArea
 from textual.worker import Worker
 
@@ -184,7 +185,9 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             services(self).store.set_last_location("drill", self.full_id)
         if self.kind.answer_input == "code":
             self.watch(self.app, "theme", self._theme_changed)
-        self.query_one("#answer").focus()
+        # the drill opens at its top, to be read from there; the answer has focus, and comes
+        # into view when the learner types in it (FocusScroll)
+        self.query_one("#answer").focus(scroll_visible=False)
 
     def _theme_changed(self) -> None:
         self.query_one("#answer", TextArea).theme = editor_theme(self.app.current_theme.dark)
@@ -326,13 +329,15 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             self._show_explain()
             self.query_one("#next", Button).disabled = not (self.review or len(self.queue) > 1)
             self.query_one("#drill-title", Static).update(self._title_text())
-        explain = self.query_one("#drill-explain", Markdown)
-        # the "Why" right below the verdict: on a short terminal it would sit below the fold.
-        # After the next refresh: a panel that was hidden while grading has no place until then
-        # at once, not by an animation: until the scroll ends, the editor it moves away keeps
-        # the focus (focus_view.park_focus waits for an animated scroll to end)
-        target = explain if explain.display else self.query_one(FeedbackPanel)
-        self.call_after_refresh(target.scroll_visible, animate=False)
+        # the verdict and the "Why" below it, kept in view while they are laid out (the Why is
+        # drawn a block at a time; an editor loaded from $EDITOR grows): the verdict's top
+        # first where both do not fit
+        self._show(FeedbackPanel, "#drill-explain")
+
+    def _show(self, *selectors: str | type[Widget]) -> None:
+        """Bring these parts into view, and keep them there while they are laid out."""
+        panel = self.query_one("#drill-main", FocusScroll)
+        panel.show(*(self.query_one(selector) for selector in selectors))
 
     def _say_when_due(self) -> None:
         """Under the buttons, when this drill comes back for review (as the review list says)."""
@@ -353,7 +358,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
     def action_reveal(self) -> None:
         """Show this variant's answer; from now on attempts are practice (not mastery)."""
         if self.revealed:
-            self.query_one("#drill-answer", Static).scroll_visible(animate=False)
+            self._show("#drill-answer", "#drill-explain")
             return
         self.revealed = True  # before the answer arrives: nothing submitted now counts
         self.query_one("#drill-title", Static).update(self._title_text())
@@ -376,7 +381,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             return
         panel.update(answer_view(self.kind.answer_input, text, self.app.current_theme.dark))
         self._show_explain()
-        self.call_after_refresh(panel.scroll_visible, animate=False)  # no place before now
+        self._show("#drill-answer", "#drill-explain")
 
     def action_hint(self) -> None:
         hints = self.variant.hints
@@ -391,7 +396,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         panel = self.query_one("#drill-hints", Static)
         panel.update(shown)
         panel.display = True
-        self.call_after_refresh(panel.scroll_visible, animate=False)  # no place before now
+        self._show("#drill-hints")
 
     def action_reset(self) -> None:
         reset_answer(self.query_one("#answer"), self.variant)
