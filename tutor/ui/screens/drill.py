@@ -422,8 +422,13 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         self.app.switch_screen(DrillScreen(nxt, queue=self.queue))
 
     def action_to_answer(self) -> None:
-        """Focus the answer widget and scroll it into view, wherever focus was."""
+        """Focus the answer widget and scroll it into view, wherever focus was. An order's
+        highlight goes back to line 1: the list is read again from the top, after a verdict
+        that named a line out of place."""
         answer = self.query_one("#answer")
+        if isinstance(answer, OrderList) and answer.lines:
+            answer.highlighted = 0
+            answer.scroll_home(animate=False, immediate=True)
         answer.focus(scroll_visible=False)
         self.query_one("#drill-main", FocusScroll).scroll_to_widget(
             answer, animate=False, immediate=True

@@ -59,7 +59,7 @@ class DrillListScreen(ListScreen):
             text = Text()
             text.append(f"{mark} ", style="bold green" if mark == MASTERED else "")
             text.append(f"{ref.drill.display_title:<{width}}", style="bold")
-            text.append(f" {ref.drill.kind:<8}", style="dim")
+            text.append(f"  {ref.drill.kind:<8}", style="dim")  # two spaces after the longest
             if ref.drill.quiz:
                 text.append(" quiz", style="bold")
             if self.chapter is None:

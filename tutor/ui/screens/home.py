@@ -19,8 +19,11 @@ from tutor.ui.widgets.chapter_list import ChapterList
 from tutor.ui.widgets.key_footer import KeyFooter
 
 
-def summary_text(views: list[ChapterView], due: int, resume: str | None) -> Text:
-    """The line above the chapter list."""
+def summary_text(
+    views: list[ChapterView], due: int, resume: str | None, width: int | None = None
+) -> Text:
+    """The line above the chapter list; where it is wider than ``width``, what to continue
+    goes on a line of its own, under the first (never wrapped back to the margin)."""
     done = sum(v.done for v in views)
     text = Text()
     text.append(f" {done}/{len(views)} chapters", style="bold")
@@ -29,9 +32,10 @@ def summary_text(views: list[ChapterView], due: int, resume: str | None) -> Text
     if due:
         text.append(" (r)")
     if resume:
-        text.append("  ·  continue: ")
-        text.append(resume, style="bold")
-        text.append(" (c)")
+        tail = Text.assemble("continue: ", (resume, "bold"), " (c)")
+        fits = width is None or text.cell_len + 5 + tail.cell_len <= width
+        text.append("  ·  " if fits else "\n ")
+        text.append_text(tail)
     return text
 
 
@@ -111,12 +115,20 @@ class HomeScreen(Screen[None]):
         self._views = {v.number: v for v in chapter_views(app.summary, app.store)}
         known = {d.full_id for d in app.summary.drills}
         due = [d for d in app.store.due_reviews() if d in known]
-        resume = services(self).resume_label()
-        self.query_one("#home-summary", Static).update(
-            summary_text(list(self._views.values()), len(due), resume)
-        )
+        self._summary = (len(due), services(self).resume_label())
+        self._draw_summary()
         self.views = list(self._views.values())
         self._show(self.query_one(ChapterList).current)
+
+    def _draw_summary(self) -> None:
+        line = self.query_one("#home-summary", Static)
+        width = (line.content_size.width or self.app.size.width - 2) if self.is_attached else None
+        due, resume = self._summary
+        line.update(summary_text(list(self._views.values()), due, resume, width))
+
+    def on_resize(self) -> None:
+        if hasattr(self, "_summary"):
+            self.call_after_refresh(self._draw_summary)  # at the line's new width
 
     def _show(self, number: int | None) -> None:
         self.selected = self._views.get(number) if number else None

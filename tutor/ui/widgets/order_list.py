@@ -1,5 +1,6 @@
 """A list of lines the learner puts in order (keys or mouse); a line's code spans and emphasis
-are drawn, its text is what the grader reads."""
+are drawn, its text is what the grader reads; a line too long for the list wraps under its own
+text, not under its number."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tutor.ui.widgets.hanging import Hanging
 from tutor.ui.widgets.inline_text import inline
 
 MOVE = Binding.Group("Move line")
@@ -40,7 +42,7 @@ class OrderList(OptionList):
         self.clear_options()
         self.add_options(
             [
-                Option(Content.assemble((f"{i + 1:>2}  ", "dim"), inline(line)))
+                Option(Hanging(Content.styled(f"{i + 1:>2}  ", "dim"), inline(line)))
                 for i, line in enumerate(lines)
             ]
         )
