@@ -104,7 +104,7 @@ class Course:
         in ``sandbox`` (the shared one by default) with ``limits`` (``timeout``, ...)."""
         self.drawable(drill, params)
         ask = render(drill.ask, params).strip()
-        code = render(drill.setup, params) + f"\nprint(repr({ask}))\n"
+        code = drill.setup_code(params) + f"\nprint(repr({ask}))\n"
         limits = {"timeout": 60.0, "memory_mb": 2048} | limits
         return (sandbox or self.sandbox).run(code, **limits)
 

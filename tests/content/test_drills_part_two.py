@@ -45,7 +45,7 @@ def _truths(sandbox, drill) -> set[str]:
     cases = []
     for seed in SEEDS:
         params = draw_params(drill.params, seed)
-        cases.append({"setup": render(drill.setup, params), "ask": render(drill.ask, params)})
+        cases.append({"setup": drill.setup_code(params), "ask": render(drill.ask, params)})
     result = sandbox.call(
         "tutor.probes.grade_predict:predict_seeds",
         cases=cases,

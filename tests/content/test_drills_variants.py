@@ -19,7 +19,7 @@ def _truths(sandbox, drill) -> list[str]:
     cases = []
     for seed in SEEDS:
         params = draw_params(drill.params, seed)
-        cases.append({"setup": render(drill.setup, params), "ask": render(drill.ask, params)})
+        cases.append({"setup": drill.setup_code(params), "ask": render(drill.ask, params)})
     result = sandbox.call(
         "tutor.probes.grade_predict:predict_seeds", cases=cases, timeout=60, memory_mb=2048
     )

@@ -100,6 +100,12 @@ class DrillBase(Strict):
     chapter: int | None = Field(default=None, ge=1, le=12, description="overrides the pack's")
     params: dict[str, Param] = Field(default_factory=dict, description="drawn per attempt")
     setup: str = Field(default="", description="code run in the sandbox before the drill")
+    harness: str = Field(
+        default="",
+        description="code run before `setup` that the learner is not shown: the check's "
+        "plumbing (a launcher of ranks, helpers that compile or explain beside the answer); "
+        "{name} is filled in as in setup",
+    )
     uses: list[str] = Field(
         default_factory=list,
         description="ids of earlier code or fix drills of this pack whose reference's functions "
@@ -157,18 +163,28 @@ class DrillBase(Strict):
 
     def setup_place(self, line: int) -> tuple[tuple[str, ...], int]:
         """Where line ``line`` of ``setup_code`` is written: ``(("setup",), n)`` for line n of
-        the drill's own setup, ``(("given",), line)`` for the code the pack gives."""
+        the drill's own setup, ``(("harness",), n)`` for line n of its harness,
+        ``(("given",), line)`` for the code the pack gives."""
         given = self._given.count("\n") + 1 if self._given else 0
-        return (("setup",), line - given) if line > given else (("given",), line)
+        if line <= given:
+            return (("given",), line)
+        harness = self.harness.rstrip("\n")
+        lines = harness.count("\n") + 1 if harness.strip() else 0
+        if line <= given + lines:
+            return (("harness",), line - given)
+        return (("setup",), line - given - lines)
 
     def setup_code(self, params: Params) -> str:
         """Everything run before an answer or ``ask``: the code the pack gives (its ``setup``,
-        the references of the drills in ``uses``), then this drill's ``setup`` with ``params``
-        filled in."""
+        the references of the drills in ``uses``), then this drill's ``harness`` and ``setup``
+        with ``params`` filled in."""
+        parts = [self._given] if self._given else []
+        if self.harness.strip():
+            parts.append(render(self.harness, params).rstrip("\n"))
         own = render(self.setup, params)
-        if not self._given:
-            return own
-        return self._given + ("\n" + own if own.strip() else "")
+        if own.strip() or not parts:
+            parts.append(own)
+        return "\n".join(parts)
 
     @property
     def profile(self) -> str:

@@ -133,6 +133,8 @@ def code_problems(pack: Pack, locator: Locator) -> list[Problem]:
         here: Path = ("drills", i)
         check_params = drill.check.params if isinstance(drill, CodeDrill) else {}
         params = sample_params(drill.params, check_params)
+        if drill.harness:
+            check((*here, "harness"), drill.harness, "exec", params, "not valid Python")
         if drill.setup:
             check((*here, "setup"), drill.setup, "exec", params, "not valid Python")
         if isinstance(drill, PredictDrill):

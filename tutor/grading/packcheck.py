@@ -108,8 +108,8 @@ class DrillCheck:
             self.report((field,), message, line)
             return
         (part,), n = drill.setup_place(line)
-        if part == "setup":
-            self.report(("setup",), message, n)
+        if part in ("setup", "harness"):
+            self.report((part,), message, n)
             return
         given = f"{message} (line {n} of the code the pack gives before the drill's setup)"
         if drill.uses:
