@@ -90,6 +90,9 @@ CKPT = (
 CHEATS: list[tuple[str, str, Answer]] = [
     ("memory-and-devices/fix-device-mismatch", "y hard-coded with its own variant's shape",
      lambda p: f"y = torch.empty({p['batch']}, {p['n_out']}, device='meta')\n"),
+    ("ranks-and-collectives/fix-averaged-gradients", "its own variant's world size, hard-coded",
+     lambda p: "def sync_grads(grad):\n    dist.all_reduce(grad)\n"
+     f"    grad /= {p['w']}\n    return grad\n"),
     ("memory-and-devices/fix-device-mismatch", "an object posing as y",
      lambda p: "class Fake:\n    device = torch.device('meta')\n"
      f"    shape = torch.Size([{p['batch']}, {p['n_out']}])\ny = Fake()\n"),
