@@ -316,6 +316,7 @@ def check_code(
     peer: list[int] | None = None,
     rules: dict[str, Any] | None = None,
     read: bool = True,
+    match: bool = True,
 ) -> dict[str, Any]:
     """Grade ``answer`` against ``reference``/``assert_code``; the verdict as data.
 
@@ -335,6 +336,8 @@ def check_code(
     the answer first (``reading_judge``) and, when its reading refuses it, decides ``refused``
     without looking at anything the learner's process sends. ``read=False`` skips that reading
     (only for tests of the judge's other defences; a learner never sets the arguments).
+    ``match=False`` skips naming the ``wrong`` answer a failure is like where no trial tells
+    (``tutor pack check`` proving that a wrong answer fails needs no feedback for it).
     """
     out: dict[str, Any] = {
         "stage": "done", "error": None, "forbidden": [], "trials": 0, "passed": 0,
@@ -360,7 +363,7 @@ def check_code(
     kw = {"setup": setup, "reference": reference, "call": call, "trials": trials,
           "assert_code": assert_code, "tolerance": tolerance, "seed": seed,
           "unchanged": inputs_unchanged, "compare": compare or {},
-          "wrongs": wrongs or []}  # fmt: skip
+          "wrongs": (wrongs or []) if match else [], "started": forked}  # fmt: skip
     try:
         return _judge(learner, kw, out)
     except Gone:
@@ -434,13 +437,14 @@ def check_code_seeds(runs: list[dict[str, Any]], stop_on: str) -> list[dict[str,
 
     ``stop_on`` is ``"fail"`` (checking a reference: stop at the first run that does not pass),
     ``"pass"`` (checking a starter or wrong answer: stop at the first run that passes) or
-    ``"none"`` (run them all).
+    ``"none"`` (run them all). An answer checked to fail (``"pass"``) is not matched against the
+    drill's ``wrong`` answers where no trial tells (``match``): only whether it fails matters.
     """
     out = []
     secrets = [r["reference"] for r in runs] + [r["assert_code"] or "" for r in runs]
     secrets += [w for r in runs for w in r.get("wrongs") or []]
     for kwargs in runs:
-        value = _check_seed(kwargs, secrets)
+        value = _check_seed({**kwargs, "match": stop_on != "pass"}, secrets)
         out.append(value)
         passed = (
             value["stage"] == "done"

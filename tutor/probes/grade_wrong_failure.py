@@ -10,12 +10,15 @@ learner's answer fails like that wrong answer when it failed at the same stage (
 raised, or the check failed) with the same exception type and the same message. The ``wrong`` answers are
 the drill's own code: the judge may run them, as it runs the reference.
 
-An outcome is kept for the life of the process, keyed by everything that decides it, so a
+Matching stops once the judge has used half its time, so a mistake's feedback never costs a
+verdict. An outcome is kept for the life of the process, keyed by everything that decides it, so a
 ``tutor pack check`` that grades every wrong answer on the same seeds runs each one once.
 """
 
 from __future__ import annotations
 
+import resource
+import time
 from typing import Any
 
 from tutor.probes.grade_assert import GUARDS, guarded
@@ -68,6 +71,22 @@ def matched_failure(kw: dict[str, Any], stage: str, error: dict[str, Any]) -> in
     failed) with the same exception type and message as the learner's (``error``), or None."""
     mine = (stage, error.get("type"), error.get("message"))
     for j, code in enumerate(kw.get("wrongs") or []):
-        if code and outcome(kw["setup"], code, kw.get("assert_code") or "", kw["seed"]) == mine:
+        if not code:
+            continue
+        if not _time_left(kw.get("started")):
+            return None
+        if outcome(kw["setup"], code, kw.get("assert_code") or "", kw["seed"]) == mine:
             return j
     return None
+
+
+def _time_left(started: float | None) -> bool:
+    """Whether the judge has used less than half its time (the run's CPU limit, which the
+    sandbox derives from its wall-clock limit): past that, no more wrong answers are run, so
+    that telling a mistake never turns a wrong answer into a timeout."""
+    budget = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    if budget == resource.RLIM_INFINITY or budget <= 0:
+        return True
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    wall = time.perf_counter() - started if started is not None else 0.0
+    return max(usage.ru_utime + usage.ru_stime, wall) < budget / 2
