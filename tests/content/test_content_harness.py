@@ -13,6 +13,7 @@ from tutor.cli import main
 from tutor.content.catalog import Catalog
 from tutor.content.loader import parse_pack
 from tutor.content.pack_lint import check_paths
+from tutor.grading.engine import grade
 from tutor.grading.shown import shown
 from tutor.grading.variants import draw_params
 
@@ -91,3 +92,13 @@ def test_part_two_given_code_is_code_a_learner_can_read():
                 shows.append(f"{ref.full_id}: `{found.group(0).strip()}`")
                 break
     assert shows == []
+
+
+def test_an_answer_may_not_rebind_or_read_what_the_harness_binds(sandbox):
+    ref = Catalog.load(builtin=True).drill("ranks-and-collectives/fix-averaged-gradients")
+    fake = "def launch(fn, world, timeout=3):\n    return []\n\ndef sync_grads(grad):\n    return grad\n"
+    g = grade(ref, fake, 1, sandbox)
+    assert g.status == "wrong" and "`launch`" in g.feedback and "may not rebind" in g.feedback
+    peek = "def sync_grads(grad):\n    dist.all_reduce(grad)\n    grad /= len(_grads)\n    return grad\n"
+    g = grade(ref, peek, 1, sandbox)
+    assert g.status == "wrong" and "`_grads`" in g.feedback
