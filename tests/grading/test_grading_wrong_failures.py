@@ -53,3 +53,9 @@ def test_an_export_taken_at_another_batch_is_told_the_drills_listed_mistake(sand
     verdict = grade(ref, features, 1, sandbox)
     assert verdict.feedback.startswith("Your code raised UserError at line 2")
     assert verdict.feedback.endswith("pins to 4; the batch is dimension 0.")
+
+
+def test_a_failure_two_listed_mistakes_share_tells_neither(sandbox):
+    ref = refs("mistakes.yaml")["square-it"]
+    verdict = grade(ref, "y = 2 * x\n", 0, sandbox)
+    assert verdict.feedback == "The check failed: y holds [0.0, 2.0, 4.0]"

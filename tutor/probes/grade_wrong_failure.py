@@ -7,7 +7,8 @@ failure itself is compared: each ``wrong`` answer with feedback is run here, in 
 the learner's process runs an answer (a fresh namespace, the RNG seeded with the attempt's seed,
 ``setup`` then the code, compiled under the learner's file name), then the ``assert``. The
 learner's answer fails like that wrong answer when it failed at the same stage (the code
-raised, or the check failed) with the same exception type and the same message. The ``wrong`` answers are
+raised, or the check failed) with the same exception type and the same message, and no other
+wrong answer with feedback fails that way too. The ``wrong`` answers are
 the drill's own code: the judge may run them, as it runs the reference.
 
 Matching stops once the judge has used half its time, so a mistake's feedback never costs a
@@ -66,18 +67,21 @@ def outcome(setup: str, code: str, assert_code: str, seed: int) -> tuple[str, st
 
 
 def matched_failure(kw: dict[str, Any], stage: str, error: dict[str, Any]) -> int | None:
-    """The index of the first ``wrong`` answer (``kw["wrongs"]``: "" for one without feedback)
-    that fails at the same ``stage`` (``answer``: the code raised; ``assert``: the check
-    failed) with the same exception type and message as the learner's (``error``), or None."""
+    """The index of the ``wrong`` answer (``kw["wrongs"]``: "" for one without feedback) that
+    fails at the same ``stage`` (``answer``: the code raised; ``assert``: the check failed) with
+    the same exception type and message as the learner's (``error``), or None: when none does,
+    when two or more do (the failure does not tell which mistake was made, and one's feedback
+    would mislead the other), or when time ran out before every one was tried."""
     mine = (stage, error.get("type"), error.get("message"))
+    alike = []
     for j, code in enumerate(kw.get("wrongs") or []):
         if not code:
             continue
         if not _time_left(kw.get("started")):
-            return None
+            return None  # not every mistake was tried: one that fails alike may be left
         if outcome(kw["setup"], code, kw.get("assert_code") or "", kw["seed"]) == mine:
-            return j
-    return None
+            alike.append(j)
+    return alike[0] if len(alike) == 1 else None
 
 
 def _time_left(started: float | None) -> bool:
