@@ -67,3 +67,35 @@ def test_a_failure_two_listed_mistakes_share_tells_neither(sandbox):
     ref = refs("mistakes.yaml")["square-it"]
     verdict = grade(ref, "y = 2 * x\n", 0, sandbox)
     assert verdict.feedback == f"The check failed: {_held(ref, 2)}"
+
+
+def test_telling_a_mistake_stops_at_half_the_runs_time():
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, time\n"
+        "resource.setrlimit(resource.RLIMIT_CPU, (100, 101))\n"
+        "from tutor.probes import grade_wrong_failure as m\n"
+        "kw = {'setup': 'x = 1', 'assert_code': 'assert y == 2, f\"y is {y}\"', 'seed': 0,\n"
+        "      'wrongs': ['y = 3'], 'started': time.perf_counter()}\n"
+        "failed = ('assert', {'type': 'AssertionError', 'message': 'y is 3'})\n"
+        "print(m.matched_failure(kw, *failed))\n"
+        "kw['started'] -= 60\n"  # 60 s of a 100 s run gone: no more wrong answers run
+        "print(m.matched_failure(kw, *failed))\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["0", "None"]
+
+
+def test_an_answer_only_checked_to_fail_is_not_matched(sandbox):
+    from tutor.grading import codecheck
+    from tutor.grading.variants import draw_params
+
+    ref = refs("mistakes.yaml")["double-it"]
+    params = draw_params(ref.drill.params, 0)
+    run = codecheck.code_kwargs(ref.drill, params, "y = x * 3\n", 0)  # type: ignore[arg-type]
+    for stop_on, matched in (("fail", 0), ("pass", None)):
+        result = sandbox.call(codecheck.SEEDS_TARGET, runs=[run], stop_on=stop_on, timeout=30.0)
+        assert result.ok, result.message
+        assert result.value[0]["matched"] == matched, stop_on
