@@ -145,3 +145,22 @@ def test_right_after_wrong_verdict_80x24(snap_compare, make_app):
 
     app = real_app(make_app, "05-loader.yaml")
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_grading_is_said_in_view(make_app):
+    # chapter 12's accuracy drill at 80x24: the status line under the buttons was below the
+    # fold, so a submit changed nothing in view until the verdict came
+    async with real_app(make_app, "12-training-run.yaml").run_test(size=(80, 24)) as pilot:
+        screen = await open_drill(pilot, "training-run/write-accuracy")
+        slow = "def accuracy(model, x, y):\n    return sum(range(10**8)) * 0.0\n"
+        screen.query_one("#answer", TextArea).load_text(slow)  # slow enough to be seen grading
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.pause()
+        panel, status = screen.query_one("#drill-main"), screen.query_one("#drill-status")
+        assert screen.running and "grading in the sandbox" in str(status.render())
+        assert status.region in panel.scrollable_content_region
+        await graded(pilot.app, pilot)
+        await pilot.pause()
+        assert_verdict_in_view(screen)

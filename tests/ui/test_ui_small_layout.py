@@ -16,6 +16,7 @@ from tutor.content.catalog import Catalog
 from tutor.content.loader import load_pack
 from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.drills import DrillListScreen
+from tutor.ui.widgets.chapter_list import ChapterList
 from tutor.ui.widgets.focus_view import in_view
 from tutor.ui.widgets.order_list import OrderList
 
@@ -102,3 +103,13 @@ def test_order_lines_80x24(snap_compare, make_app):
         await settle(pilot)
 
     assert snap_compare(loader_app(make_app), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_the_longest_chapter_title_keeps_two_spaces_before_its_status(make_app):
+    app = make_app(warm_sandbox=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chapters = app.screen.query_one(ChapterList)
+        firsts = [str(o.prompt).split("\n")[0] for o in chapters.options if o.id]
+        assert any(re.search(r"Own the state, own the loop  +\S", line) for line in firsts)
+        assert all(re.search(r"\S  +(lesson|no lesson|not yet)", line) for line in firsts)

@@ -271,6 +271,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
         status = self.query_one(RunStatus)
         status.message = "grading in the sandbox… (escape cancels)"
         status.running = True
+        self._show("#drill-status")  # under the buttons: below the fold on a long drill
         self._grade(answer, self._gradings)
 
     @work(exclusive=True, group="grade", exit_on_error=False)

@@ -23,7 +23,8 @@ def chapter_prompt(view: ChapterView) -> Text:
     text = Text()
     mark = "✓" if view.done else " "
     text.append(f"{mark} {view.number:>2}  ", style="bold green" if view.done else "bold")
-    text.append(f"{view.title:<28}", style="bold")
+    text.append(f"{view.title:<27}", style="bold")
+    text.append("  ")  # two spaces after the longest title ("Own the state, own the loop")
     if not view.available:
         text.append("not yet available", style="dim italic")
     else:
