@@ -99,3 +99,11 @@ def test_an_answer_only_checked_to_fail_is_not_matched(sandbox):
         result = sandbox.call(codecheck.SEEDS_TARGET, runs=[run], stop_on=stop_on, timeout=30.0)
         assert result.ok, result.message
         assert result.value[0]["matched"] == matched, stop_on
+
+
+def test_an_eval_without_no_grad_is_told_apart_from_item_alone(sandbox):
+    ref = Catalog.load().drill("honest-clock/fix-eval-tape")
+    drill = ref.drill
+    for j, entry in enumerate(drill.wrong_answers):  # type: ignore[attr-defined]
+        verdict = grade(ref, entry.code, 3, sandbox)
+        assert verdict.feedback.endswith(entry.feedback.strip()), (j, verdict.feedback)
