@@ -97,6 +97,23 @@ async def test_the_longest_title_keeps_two_spaces_before_its_kind(make_app):
         assert all(re.search(r"\S  +(predict|order|choice|code|fix)\b", line) for line in lines)
 
 
+async def test_the_drill_list_head_wraps_between_its_groups(make_app):
+    """At 80 columns chapter 12's head is one line; narrower, it wraps between the legend and
+    "(enter opens a drill)", never inside either."""
+    app = make_app(catalog=Catalog(packs=[load_pack(DRILLS / "12-training-run.yaml")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(DrillListScreen(12))
+        await pilot.pause()
+        head = app.screen.query_one("#drills-head", Static)
+        drawn = [row.replace("\xa0", " ").strip() for row in rows(head) if row.strip()]
+        assert len(drawn) == 1 and drawn[0].endswith("○ new  (enter opens a drill)"), drawn
+        await pilot.resize_terminal(60, 24)
+        await pilot.pause()
+        await pilot.pause()
+        drawn = [row.replace("\xa0", " ").strip() for row in rows(head) if row.strip()]
+        assert drawn[-1] == "(enter opens a drill)", drawn
+
+
 def test_order_lines_80x24(snap_compare, make_app):
     async def run_before(pilot):
         await open_drill(pilot, "loader/batch-journey")

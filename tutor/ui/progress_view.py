@@ -91,7 +91,8 @@ def chapter_views(summary: CatalogSummary, store: Store) -> list[ChapterView]:
 
 #: the one set of drill marks every screen draws (drill lists, the lesson's side panel)
 MASTERED, TRIED, NEW = "✓", "◐", "○"
-MARKS_LEGEND = f"{MASTERED} mastered   {TRIED} tried   {NEW} new"
+#: the drill list's legend: each mark kept on a line with its word (no-break spaces)
+MARKS_LEGEND = f"{MASTERED}\u00a0mastered  {TRIED}\u00a0tried  {NEW}\u00a0new"
 
 
 def drill_mark(full_id: str, mastered: set[str], tried: set[str]) -> str:

@@ -67,7 +67,8 @@ class DrillListScreen(ListScreen):
             options.append(Option(text, id=ref.full_id))
         chapter = "" if self.chapter is None else f"Chapter {self.chapter}: "
         head = Text(f"{chapter}{sum(r.full_id in mastered for r in refs)}/{len(refs)} mastered")
-        head.append(f"   {MARKS_LEGEND}   (enter opens a drill)", style="dim")
+        # a narrow terminal wraps the line between its groups, never inside one
+        head.append(f"  {MARKS_LEGEND}  (enter\u00a0opens\u00a0a\u00a0drill)", style="dim")
         self.query_one("#drills-head", Static).update(head)
         listing = self.query_one(OptionList)
         keep = listing.highlighted
