@@ -107,3 +107,13 @@ def test_an_eval_without_no_grad_is_told_apart_from_item_alone(sandbox):
     for j, entry in enumerate(drill.wrong_answers):  # type: ignore[attr-defined]
         verdict = grade(ref, entry.code, 3, sandbox)
         assert verdict.feedback.endswith(entry.feedback.strip()), (j, verdict.feedback)
+
+
+def test_a_step_clipped_too_late_is_told_what_its_norms_are(sandbox):
+    ref = Catalog.load().drill("training-run/clip-in-the-step")
+    late = ref.drill.wrong_answers[0].code  # type: ignore[attr-defined]
+    verdict = grade(ref, late, 7, sandbox)
+    assert (
+        "before clipping; your norms are those of steps whose gradient was not clipped before "
+        "the update" in verdict.feedback
+    ), verdict.feedback
