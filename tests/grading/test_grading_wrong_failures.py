@@ -117,3 +117,12 @@ def test_a_step_clipped_too_late_is_told_what_its_norms_are(sandbox):
         "before clipping; your norms are those of steps whose gradient was not clipped before "
         "the update" in verdict.feedback
     ), verdict.feedback
+
+
+def test_a_model_no_optimizer_steps_is_told_its_weights_never_moved(sandbox):
+    ref = Catalog.load().drill("training-run/overfit-one-batch")
+    for answer in (ref.drill.starter, *(w.code for w in ref.drill.wrong_answers)):  # type: ignore[attr-defined]
+        verdict = grade(ref, answer, 7, sandbox)
+        assert verdict.feedback.endswith(
+            "the model did not learn it; its weights are still where make_model() left them"
+        ), verdict.feedback
