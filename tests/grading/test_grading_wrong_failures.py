@@ -126,3 +126,12 @@ def test_a_model_no_optimizer_steps_is_told_its_weights_never_moved(sandbox):
         assert verdict.feedback.endswith(
             "the model did not learn it; its weights are still where make_model() left them"
         ), verdict.feedback
+
+
+def test_a_best_state_that_moved_on_is_told_it_holds_the_last_epochs_weights(sandbox):
+    ref = Catalog.load().drill("training-run/best-state-that-moved-on")
+    for answer in (ref.drill.starter, *(w.code for w in ref.drill.wrong_answers)):  # type: ignore[attr-defined]
+        verdict = grade(ref, answer, 7, sandbox)
+        assert verdict.feedback.endswith(
+            "it does not hold that epoch's weights; it holds those after epoch 40, the last"
+        ), verdict.feedback
