@@ -165,6 +165,15 @@ CODE = [
     ("atomic-checkpoint", "the saves that would fail skipped",
      "def save_checkpoint(state, path):\n    if all(isinstance(v, (torch.Tensor, int)) for v in state.values()):\n"
      "        torch.save(state, path)\n", "rewritten in place"),
+    ("atomic-checkpoint", "the old checkpoint written back when the save raises",
+     "def save_checkpoint(state, path):\n    old = torch.load(path, weights_only=True)\n"
+     "    os.remove(path)\n    try:\n        torch.save(state, path)\n"
+     "    except BaseException:\n        torch.save(old, path)\n        raise\n", "EOFError"),
+    ("atomic-checkpoint", "the given old state written back when the save raises",
+     "def save_checkpoint(state, path):\n    try:\n        os.remove(path)\n"
+     "        torch.save(state, path)\n    finally:\n"
+     "        if not os.path.exists(path) or state is not new_state:\n"
+     "            torch.save(old_state, path)\n", "does not load"),
     ("clip-in-the-step", "clipped with its norm computed by hand, returned through float()",
      STEP.format(clip="params = [p for p in model.parameters() if p.grad is not None]\n"
                  "    norm = torch.stack([p.grad.norm() for p in params]).norm()\n"
@@ -201,3 +210,20 @@ def test_fix_answers(sandbox, drill, what, answer, words):
             assert g.correct, (seed, g.feedback)
         else:
             assert not g.correct and words in g.feedback, g.feedback
+
+
+def test_a_step_that_never_clips_fails_on_every_draw(sandbox):
+    """The limits are drawn low enough that the judge's run clips: with limits up to 0.4, these
+    seeds drew a start and batches whose gradients never reached the limit, and an answer that
+    clipped nothing passed."""
+    never = STEP.format(
+        clip="norm = torch.nn.utils.clip_grad_norm_(model.parameters(), float('inf'))\n"
+        "    optimizer.step()\n    return norm.item()\n"
+    )
+    ref = CATALOG.drill("training-run/clip-in-the-step")
+    for seed in (16, 33, 34):
+        g = grade(ref, never, seed, sandbox)
+        assert not g.correct and "was not clipped before the update" in g.feedback, (
+            seed,
+            g.feedback,
+        )
