@@ -59,6 +59,12 @@ CHEATS: list[tuple[str, str, str]] = [
      "            ddp(x).sum().backward()\n    for p in ddp.module.parameters():\n"
      "        dist.all_reduce(p.grad)\n        p.grad /= dist.get_world_size()\n"
      "    ddp(batches[0]).sum().mul(0).backward()\n"),
+    ("bridges/keep-one-graph", "the loss computed on the CPU, its value sent to the device",
+     "def step_loss(x):\n    loss = ((x @ w.cpu()) ** 2).mean()\n"
+     "    out = loss.to(dev) * 1.5 / 1.5\n    torch_xla.sync()\n    return out\n"),
+    ("bridges/keep-one-graph", "the weights read to the CPU once, the loss computed there",
+     "w_cpu = w.cpu()\ndef step_loss(x):\n    loss = ((x @ w_cpu) ** 2).mean()\n"
+     "    out = loss.to(dev) * 1.5 / 1.5\n    torch_xla.sync()\n    return out\n"),
     *[
         ("ranks-and-collectives/fix-averaged-gradients", f"the mean read from the setup's {name}",
          f"def sync_grads(grad):\n    return torch.tensor({name}).mean(0)\n")
