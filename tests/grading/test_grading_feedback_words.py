@@ -112,3 +112,43 @@ def test_a_backend_that_counts_the_wrong_nodes_is_told_what_each_entry_counts(sa
         "The check failed: sizes recorded: [2, 3, 2, 3]; the backend receives 2 graphs, and each "
         "should add one entry"
     )
+
+
+def test_a_check_that_meets_a_known_failure_says_what_it_means(sandbox):
+    """Two graphs drills whose common mistakes ended in torch's raw text (a 25-line
+    GuardOnDataDependentSymNode, an UnboundLocalError about a variable the learner never wrote)
+    say what the mistake does instead."""
+    from tutor.content.catalog import Catalog
+    from tutor.grading.engine import grade
+
+    catalog = Catalog.load()
+    item = "class Gate(nn.Module):\n    def forward(self, x):\n        if x.sum().item() > 0:\n"
+    item += "            return x * 2\n        return x - 1\n"
+    rewire = (
+        "def clamp_linears(gm, lo, hi):\n    for node in list(gm.graph.nodes):\n"
+        "        if node.op == 'call_module' and isinstance(gm.get_submodule(node.target), nn.Linear):\n"
+        "            with gm.graph.inserting_after(node):\n"
+        "                new = gm.graph.call_function(torch.clamp, (node,), {'min': lo, 'max': hi})\n"
+        "            node.replace_all_uses_with(new)\n{lint}    gm.recompile()\n    return gm\n"
+    )
+    said = [
+        ("graphs/export-both-branches", item, "export still meets a Python decision"),
+        ("graphs/clamp-linears", rewire.replace("{lint}", ""), "takes its own output as input"),
+        ("graphs/clamp-linears", rewire.replace("{lint}", "    gm.graph.lint()\n"), "own output"),
+    ]
+    for drill, answer, words in said:
+        verdict = grade(catalog.drill(drill), answer, 1, sandbox)
+        assert not verdict.correct and words in verdict.feedback, (drill, verdict.feedback)
+
+
+def test_a_bf16_loss_is_told_why_it_stayed_bf16(xla_sandbox):
+    from tutor.content.catalog import Catalog
+    from tutor.grading.engine import grade
+
+    ref = Catalog.load().drill("tpu-practice/fix-bf16-loss")
+    inputs_up = ref.drill.starter.replace("logits = x @ w", "logits = x.float() @ w.float()")
+    for answer in (ref.drill.starter, inputs_up):
+        verdict = grade(ref, answer, 1, xla_sandbox)
+        assert not verdict.correct and "neither of autocast's lists" in verdict.feedback, (
+            verdict.feedback
+        )
