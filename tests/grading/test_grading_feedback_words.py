@@ -152,3 +152,18 @@ def test_a_bf16_loss_is_told_why_it_stayed_bf16(xla_sandbox):
         assert not verdict.correct and "neither of autocast's lists" in verdict.feedback, (
             verdict.feedback
         )
+
+
+def test_an_exception_without_a_message_in_the_check_is_not_called_an_assertion():
+    # an EOFError from torch.load on a half-written file has no message
+    def said(check: dict) -> str:
+        value = {"stage": "done", "forbidden": [], "failure": None, "assert": check}
+        return judge_code(value)[0].feedback
+
+    assert said({"ok": False, "type": "EOFError", "message": ""}) == "The check raised EOFError."
+    assert said({"ok": False, "type": "AssertionError", "message": ""}) == (
+        "The check failed: the assertion failed"
+    )
+    assert said({"ok": False, "type": "KeyError", "message": "'w'"}) == (
+        "The check raised KeyError: 'w'"
+    )

@@ -282,9 +282,11 @@ def judge_code(value: dict[str, Any], mix: str | None = None) -> tuple[Judgement
     check = value.get("assert")
     if check and not check["ok"]:
         kind = check.get("type", "AssertionError")
-        text = check.get("message") or "the assertion failed"
-        msg = f"The check failed: {text}" if kind == "AssertionError" else (
-            f"The check raised {kind}: {text}")  # fmt: skip
+        text = check.get("message") or ""
+        if kind == "AssertionError":
+            msg = f"The check failed: {text or 'the assertion failed'}"
+        else:
+            msg = f"The check raised {kind}: {text}" if text else f"The check raised {kind}."
         return Judgement("wrong", msg, "", exception_category(text)), forbidden
     if value.get("trials"):
         return Judgement(
