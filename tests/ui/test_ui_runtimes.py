@@ -15,6 +15,7 @@ from tutor.content.lessons import load_lesson
 from tutor.ui.messages import OpenDrill
 from tutor.ui.screens.drill import DrillScreen
 from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.services import services
 from tutor.ui.widgets.snippet import SnippetView
 
 pytestmark = pytest.mark.timeout(600)
@@ -146,3 +147,47 @@ def test_snapshot_of_an_xla_snippet_when_the_runtime_is_not_built(
 
     app = make_app(catalog=catalog, warm_sandbox=False)
     assert snap_compare(app, terminal_size=(110, 30), run_before=run_before)
+
+
+CHOICE_PACK = """\
+pack: choice-xla
+title: A choice on the xla runtime
+chapter: 10
+runtime: xla
+drills:
+  - id: sync-name
+    kind: choice
+    prompt: What cuts torch_xla's lazy graph and runs it?
+    choices:
+      - answer: "`torch_xla.sync()`"
+        correct: true
+      - answer: "`torch.cuda.synchronize()`"
+        why: That waits for a CUDA stream; an XLA graph is cut by torch_xla.
+"""
+
+
+async def test_a_choice_on_an_xla_drill_starts_no_runtime(tmp_path, monkeypatch, make_app):
+    # a pick is judged without running anything: no "starting the xla runtime…", no wait for
+    # it, and an answer even where that runtime is not built
+    monkeypatch.setenv("TUTOR_RUNTIME_XLA", str(tmp_path / "no-such-runtime"))
+    path = tmp_path / "choice.yaml"
+    path.write_text(CHOICE_PACK)
+    catalog = fixture_catalog()
+    packs, problems = load_packs([path])
+    assert not problems
+    catalog.packs.extend(packs)
+    app = make_app(catalog=catalog)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.post_message(OpenDrill("choice-xla/sync-name", []))
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        grade = screen.query_one("FeedbackPanel").grade
+        assert grade is not None and grade.status in ("correct", "wrong"), grade
+        assert "runtime" not in screen.query_one("RunStatus").message
+        assert not services(app).sandboxes._others  # the xla runtime was never made

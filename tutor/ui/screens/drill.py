@@ -276,7 +276,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     @work(exclusive=True, group="grade", exit_on_error=False)
     async def _grade(self, answer: str, token: int) -> None:
-        from tutor.grading.engine import grade_async
+        from tutor.grading.engine import grade_async, judge, plan
 
         status = self.query_one(RunStatus)
 
@@ -292,9 +292,13 @@ class DrillScreen(EditorActions, Screen[bool | None]):
                 status.message = line
 
         try:
-            box = await services(self).sandboxes.ready(self.ref.drill.runtime, starting)
-            starting("grading in the sandbox… (escape cancels)")
-            grade = await grade_async(self.ref, answer, self.variant.seed, box)
+            planned = plan(self.ref, answer, self.variant.seed)
+            if planned.call is None:  # judged without running anything: start no runtime
+                grade = judge(self.ref, planned, answer, None)
+            else:
+                box = await services(self).sandboxes.ready(self.ref.drill.runtime, starting)
+                starting("grading in the sandbox… (escape cancels)")
+                grade = await grade_async(self.ref, answer, self.variant.seed, box)
         except RuntimeNotFound as exc:
             finish(str(exc))
             return
