@@ -15,7 +15,7 @@ async def test_marks_and_legend(make_app):
         app.push_screen(DrillListScreen(1))
         await pilot.pause()
         head = str(app.screen.query_one("#drills-head", Static).render())
-        assert "✓ mastered   ◐ tried   ○ new" in head
+        assert "✓ mastered  ◐ tried  ○ new" in head.replace("\xa0", " ")
         listing = app.screen.query_one(OptionList)
         marks = {option.id: str(option.prompt)[0] for option in listing.options if option.id}
         assert marks["fixture-basics/row-strides"] == "✓"
