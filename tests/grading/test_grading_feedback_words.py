@@ -167,3 +167,24 @@ def test_an_exception_without_a_message_in_the_check_is_not_called_an_assertion(
     assert said({"ok": False, "type": "KeyError", "message": "'w'"}) == (
         "The check raised KeyError: 'w'"
     )
+
+
+def test_many_random_trials_are_said_as_ranges():
+    """A few random trials are listed one by one; twenty are said as each size's span, one
+    sentence that fits a narrow screen rather than twenty sizes over four lines."""
+    from tutor.grading.shown import sizes_text
+
+    def random(**sizes: int) -> dict:
+        return {"kind": "random", "sizes": sizes}
+
+    few = [random(n=4), random(n=2)]
+    assert sizes_text(few) == "This attempt tries 2 random (n=4) (n=2)."
+    many = [random(n=n, d=8 if n % 2 else 3) for n in range(2, 22)]
+    assert (
+        sizes_text(many) == "This attempt tries 20 random sizes, n from 2 to 21 and d from 3 to 8."
+    )
+    edges = [{"kind": "edge", "sizes": {"n": 0}}, *[random(n=5, d=d) for d in range(1, 9)]]
+    assert (
+        sizes_text(edges)
+        == "This attempt tries edge sizes (n=0); 8 random sizes, n=5 and d from 1 to 8."
+    )

@@ -80,9 +80,27 @@ def _sizes(sizes: dict[str, Any]) -> str:
     return "(" + ", ".join(f"{k}={v}" for k, v in sizes.items()) + ")"
 
 
+#: random trials listed one by one up to this many; more are said as each size's range
+_LISTED = 6
+
+
+def _ranges(sizes: list[dict[str, Any]]) -> str:
+    """``"n from 2 to 12 and d from 1 to 8"``: the span of each whole-number size over the
+    trials ("" when none is a whole number)."""
+    spans: list[str] = []
+    for name in sizes[0] if sizes else ():
+        values = [s[name] for s in sizes if isinstance(s.get(name), int)]
+        if not values:
+            continue
+        low, high = min(values), max(values)
+        spans.append(f"{name}={low}" if low == high else f"{name} from {low} to {high}")
+    return " and ".join(filter(None, [", ".join(spans[:-1]), *spans[-1:]]))
+
+
 def sizes_text(trials: list[dict[str, Any]]) -> str:
     """``"This attempt tries 1 case of the drill's own; edge sizes (n=0) (n=1); 3 random
-    (n=4) (n=2) (n=5)."``: the inputs one attempt tries."""
+    (n=4) (n=2) (n=5)."``: the inputs one attempt tries (many random ones as ranges: "20
+    random sizes, n from 2 to 12 and d from 1 to 8")."""
     if not trials:
         return ""
     parts = []
@@ -93,7 +111,10 @@ def sizes_text(trials: list[dict[str, Any]]) -> str:
     if edges:
         parts.append("edge sizes " + " ".join(edges))
     random = [t for t in trials if t["kind"] == "random"]
-    if random and random[0]["sizes"]:
+    spans = _ranges([t["sizes"] for t in random]) if len(random) > _LISTED else ""
+    if spans:
+        parts.append(f"{len(random)} random sizes, {spans}")
+    elif random and random[0]["sizes"]:
         parts.append(f"{len(random)} random " + " ".join(_sizes(t["sizes"]) for t in random))
     elif random:
         parts.append(f"{len(random)} random of the sizes the prompt gives")
