@@ -322,20 +322,29 @@ def with_drill(
     if judgement.category == "not_allowed" and drill.allow and value.get("stage") == "done":
         extra.append(allowed_text(drill))
     matched = value.get("matched")
+    mistake = ""
     if judgement.status == "wrong" and isinstance(matched, int):
         answers = drill.wrong_answers
         if 0 <= matched < len(answers) and answers[matched].feedback:
-            extra.insert(0, render_prose(answers[matched].feedback, params).strip())
+            mistake = render_prose(answers[matched].feedback, params).strip()
     if value.get("failure") or (judgement.correct and value.get("trials")):
         policy = policy_text(drill)
         if policy:
             extra.append(policy)
-    if not extra:
+    if not extra and not mistake:
         return judgement
     head = judgement.feedback.rstrip()
     head += "" if head.endswith((".", "!", "?", ":")) else "."  # an assert's message has no stop
-    return Judgement(judgement.status, " ".join([head, *extra]), judgement.expected,
-                     judgement.category)  # fmt: skip
+    if mistake and _long(head):  # torch's long message after the line that teaches, not over it
+        text = "\n\n".join([" ".join([mistake, *extra]), head])
+    else:
+        text = " ".join([head, *filter(None, [mistake]), *extra])
+    return Judgement(judgement.status, text, judgement.expected, judgement.category)
+
+
+def _long(text: str) -> bool:
+    """A message of several lines or of more than three lines' words at 80 columns."""
+    return "\n" in text or len(text) > 240
 
 
 def passed(value: dict[str, Any]) -> bool:
