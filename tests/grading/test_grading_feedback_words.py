@@ -188,3 +188,14 @@ def test_many_random_trials_are_said_as_ranges():
         sizes_text(edges)
         == "This attempt tries edge sizes (n=0); 8 random sizes, n=5 and d from 1 to 8."
     )
+
+
+def test_items_are_listed_in_words():
+    from tutor.content.wording import listed
+
+    assert [listed(items) for items in ([], ["n"], ["n", "d"], ["0", "2", "5"])] == [
+        "",
+        "n",
+        "n and d",
+        "0, 2 and 5",
+    ]

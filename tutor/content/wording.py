@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 #: how a union member is written in a file, for "expected X or Y"
@@ -124,3 +125,10 @@ def type_message(error: dict[str, Any], value: Any, path: tuple[Any, ...]) -> st
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and the noun in the right number, thousands separated: ``1 pack``, ``2,048 calls``."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def listed(items: Sequence[str]) -> str:
+    """Items in words: ``a``, ``a and b``, ``a, b and c`` ("" for none)."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"

@@ -15,7 +15,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from tutor.content.units import canonical
-from tutor.content.wording import plural
+from tutor.content.wording import listed, plural
 from tutor.grading.answers import (
     ODD_COMMA,
     THOUSANDS,
@@ -75,8 +75,7 @@ def _entries_wrong(wrong: list[int], n: int) -> tuple[str, str]:
         return "Every entry is wrong.", "value"
     if len(wrong) == 1:
         return f"Entry {wrong[0]} (counting from 0) is wrong.", "values"
-    named = ", ".join(str(i) for i in wrong[:-1]) + f" and {wrong[-1]}"
-    return f"Entries {named} (counting from 0) are wrong.", "values"
+    return f"Entries {listed([str(i) for i in wrong])} (counting from 0) are wrong.", "values"
 
 
 def _seq_feedback(truth: Tagged, answer: Any, context: Context | None) -> tuple[str, str]:

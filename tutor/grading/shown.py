@@ -12,6 +12,7 @@ from typing import Any
 
 from tutor.content.models import CodeDrill, Drill, Params
 from tutor.content.template import render
+from tutor.content.wording import listed
 from tutor.grading.trials import AuthoringError, trial_specs
 
 __all__ = ["Shown", "given_code", "rules_lines", "shown", "sizes_text"]
@@ -94,7 +95,7 @@ def _ranges(sizes: list[dict[str, Any]]) -> str:
             continue
         low, high = min(values), max(values)
         spans.append(f"{name}={low}" if low == high else f"{name} from {low} to {high}")
-    return " and ".join(filter(None, [", ".join(spans[:-1]), *spans[-1:]]))
+    return listed(spans)
 
 
 def sizes_text(trials: list[dict[str, Any]]) -> str:

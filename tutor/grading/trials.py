@@ -17,6 +17,7 @@ from typing import Any
 from tutor.content.bounds import bound_value
 from tutor.content.models import Check, TensorArg
 from tutor.content.template import placeholders
+from tutor.content.wording import listed
 from tutor.grading.variants import draw_params, render, trial_seed
 
 __all__ = ["AuthoringError", "bound_value", "trial_mix", "trial_specs"]
@@ -136,4 +137,4 @@ def trial_mix(check: Check) -> str | None:
         return None
     parts = [f"{cases} of the drill's own case{'s' if cases != 1 else ''}"] * bool(cases)
     parts += [f"{edges} edge size{'s' if edges != 1 else ''}"] * bool(edges)
-    return ", ".join(parts) + f" and {check.trials} random"
+    return listed([*parts, f"{check.trials} random"])
