@@ -6,7 +6,8 @@ either decide without the sandbox (choice drills, most order drills, code the re
 or name the probe to call; ``judge`` asks the kind to read the probe's data
 (``tutor.probes.data_grading``; data that does not fit is a ``sandbox_error``) and turns its
 verdict into a :class:`Grade`. ``grade`` and ``grade_async`` are the two thin ways of running a
-plan; ``run_batch``/``grade_batch`` run several plans of one drill in one sandbox call.
+plan (``judge_async`` runs one already made: the drill screen plans first, to start no runtime
+for an answer judged without one); ``run_batch``/``grade_batch`` run several plans of one drill in one sandbox call.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     from tutor.sandbox import AsyncSandbox, Sandbox
 
 __all__ = ["CODE_TIMEOUT", "MEMORY_MB", "PREDICT_TARGET", "PREDICT_TIMEOUT", "DrillLike",
-           "grade", "grade_async", "grade_batch", "hint_for", "judge", "malformed", "plan",
-           "run_batch", "run_call"]  # fmt: skip
+           "grade", "grade_async", "grade_batch", "hint_for", "judge", "judge_async", "malformed",
+           "plan", "run_batch", "run_call"]  # fmt: skip
 
 #: what the engine needs of a drill reference (``tutor.content.catalog.DrillRef`` fits)
 DrillLike = DrillRef
@@ -151,7 +152,11 @@ def grade(ref: DrillLike, answer: str, seed: int, sandbox: Sandbox) -> Grade:
 
 async def grade_async(ref: DrillLike, answer: str, seed: int, sandbox: AsyncSandbox) -> Grade:
     """Grade ``answer`` with an ``AsyncSandbox`` (the UI's way; same logic as ``grade``)."""
-    p = plan(ref, answer, seed)
+    return await judge_async(ref, plan(ref, answer, seed), answer, sandbox)
+
+
+async def judge_async(ref: DrillLike, p: Plan, answer: str, sandbox: AsyncSandbox) -> Grade:
+    """The grade of ``answer`` from its plan, making the plan's call (if any) in ``sandbox``."""
     result = None
     if p.call is not None:
         c = p.call

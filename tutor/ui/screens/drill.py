@@ -276,7 +276,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
 
     @work(exclusive=True, group="grade", exit_on_error=False)
     async def _grade(self, answer: str, token: int) -> None:
-        from tutor.grading.engine import grade_async, judge, plan
+        from tutor.grading.engine import judge, judge_async, plan
 
         status = self.query_one(RunStatus)
 
@@ -298,7 +298,7 @@ class DrillScreen(EditorActions, Screen[bool | None]):
             else:
                 box = await services(self).sandboxes.ready(self.ref.drill.runtime, starting)
                 starting("grading in the sandbox… (escape cancels)")
-                grade = await grade_async(self.ref, answer, self.variant.seed, box)
+                grade = await judge_async(self.ref, planned, answer, box)
         except RuntimeNotFound as exc:
             finish(str(exc))
             return
