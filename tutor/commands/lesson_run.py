@@ -189,7 +189,7 @@ def check_lesson(
                     name, block, box, timeout=timeout, memory_mb=memory_mb
                 )
         if blocks:
-            report.ran = runners.torch_of(doc, version)
+            report.ran = runners.torch_of(report.runtime, version)
     return report
 
 
@@ -232,11 +232,10 @@ class _Runners:
             runner if isinstance(runner, SandboxPool) else SandboxPool(given={None: runner})
         )
 
-    def torch_of(self, doc: LessonText, default: str | None) -> str | None:
-        """The torch the lesson's front matter names: its own runtime's (its ``runtime:``);
-        ``default``, the default runtime's when the caller knows it, for a lesson that names
-        none; None when the lesson's runtime is not built."""
-        named = front_matter_defaults(doc).get("runtime")
+    def torch_of(self, named: str | None, default: str | None) -> str | None:
+        """The torch a lesson's front matter names: that of the runtime its ``runtime:`` names
+        (``named``); ``default``, the default runtime's when the caller knows it, for a lesson
+        that names none; None when the lesson's runtime is not built."""
         if named is None and default is not None:
             return default
         try:
@@ -331,7 +330,7 @@ def record_lesson(
             if normalise(block.output) != actual:
                 report.recorded += 1
         if blocks:
-            version = runners.torch_of(doc, version)
+            version = runners.torch_of(front_matter_defaults(doc).get("runtime"), version)
     new = apply_outputs(text, outputs)
     if blocks and version:
         new = set_torch_version(new, version)

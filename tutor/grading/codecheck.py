@@ -322,23 +322,22 @@ def with_drill(
     if judgement.category == "not_allowed" and drill.allow and value.get("stage") == "done":
         extra.append(allowed_text(drill))
     matched = value.get("matched")
-    mistake = ""
+    mistake = False
     if judgement.status == "wrong" and isinstance(matched, int):
         answers = drill.wrong_answers
         if 0 <= matched < len(answers) and answers[matched].feedback:
-            mistake = render_prose(answers[matched].feedback, params).strip()
+            extra.insert(0, render_prose(answers[matched].feedback, params).strip())
+            mistake = True
     if value.get("failure") or (judgement.correct and value.get("trials")):
         policy = policy_text(drill)
         if policy:
             extra.append(policy)
-    if not extra and not mistake:
+    if not extra:
         return judgement
     head = judgement.feedback.rstrip()
     head += "" if head.endswith((".", "!", "?", ":")) else "."  # an assert's message has no stop
-    if mistake and _long(head):  # torch's long message after the line that teaches, not over it
-        text = "\n\n".join([" ".join([mistake, *extra]), head])
-    else:
-        text = " ".join([head, *filter(None, [mistake]), *extra])
+    teach_first = mistake and _long(head)  # torch's long message after the line that teaches
+    text = " ".join(extra) + "\n\n" + head if teach_first else " ".join([head, *extra])
     return Judgement(judgement.status, text, judgement.expected, judgement.category)
 
 
