@@ -6,6 +6,8 @@ engine in the real sandbox."""
 
 from __future__ import annotations
 
+import pytest
+
 from tutor.content.catalog import Catalog
 from tutor.grading.engine import grade
 from tutor.grading.variants import draw_params
@@ -120,19 +122,21 @@ def test_a_step_clipped_too_late_is_told_what_its_norms_are(sandbox):
     ), verdict.feedback
 
 
-def test_a_model_no_optimizer_steps_is_told_its_weights_never_moved(sandbox):
-    ref = Catalog.load().drill("training-run/overfit-one-batch")
+@pytest.mark.parametrize(
+    ("drill", "ending"),
+    [
+        (  # no optimizer step: the weights never moved
+            "training-run/overfit-one-batch",
+            "the model did not learn it; its weights are still where make_model() left them",
+        ),
+        (  # a best state that moved on: it holds the last epoch's weights
+            "training-run/best-state-that-moved-on",
+            "it does not hold that epoch's weights; it holds those after epoch 40, the last",
+        ),
+    ],
+)
+def test_the_starter_and_every_listed_mistake_are_told_what_they_hold(sandbox, drill, ending):
+    ref = Catalog.load().drill(drill)
     for answer in (ref.drill.starter, *(w.code for w in ref.drill.wrong_answers)):  # type: ignore[attr-defined]
         verdict = grade(ref, answer, 7, sandbox)
-        assert verdict.feedback.endswith(
-            "the model did not learn it; its weights are still where make_model() left them"
-        ), verdict.feedback
-
-
-def test_a_best_state_that_moved_on_is_told_it_holds_the_last_epochs_weights(sandbox):
-    ref = Catalog.load().drill("training-run/best-state-that-moved-on")
-    for answer in (ref.drill.starter, *(w.code for w in ref.drill.wrong_answers)):  # type: ignore[attr-defined]
-        verdict = grade(ref, answer, 7, sandbox)
-        assert verdict.feedback.endswith(
-            "it does not hold that epoch's weights; it holds those after epoch 40, the last"
-        ), verdict.feedback
+        assert verdict.feedback.endswith(ending), verdict.feedback

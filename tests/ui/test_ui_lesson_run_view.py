@@ -16,19 +16,25 @@ from tutor.ui.widgets.snippet import SnippetView
 LOOP = Path(__file__).parents[2] / "lessons" / "04-loop.md"
 
 
+async def open_loop_lesson(app, pilot) -> LessonScreen:
+    """Open lesson 4 and wait until it is drawn (its workers done)."""
+    await pilot.pause()
+    app.post_message(OpenLesson(4))
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, LessonScreen)
+    await app.workers.wait_for_complete()
+    for _ in range(3):
+        await pilot.pause()
+    return screen
+
+
 @pytest.mark.parametrize("head_row", ["top", "last"])
 async def test_the_live_output_of_a_long_snippet_ends_in_view(make_app, catalog, head_row):
     catalog.lessons[4] = load_lesson(LOOP)
     app = make_app(catalog=catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.post_message(OpenLesson(4))
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, LessonScreen)
-        await app.workers.wait_for_complete()
-        for _ in range(3):
-            await pilot.pause()
+        screen = await open_loop_lesson(app, pilot)
         scroll = screen.query_one("#lesson-scroll")
         first = screen.query(SnippetView).first()
         assert first.code.count("\n") >= 15  # taller than the screen with its outputs
@@ -56,13 +62,7 @@ async def test_a_learner_who_scrolls_away_during_the_run_is_left_where_they_are(
     catalog.lessons[4] = load_lesson(LOOP)
     app = make_app(catalog=catalog)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.post_message(OpenLesson(4))
-        await pilot.pause()
-        screen = app.screen
-        await app.workers.wait_for_complete()
-        for _ in range(3):
-            await pilot.pause()
+        screen = await open_loop_lesson(app, pilot)
         scroll = screen.query_one("#lesson-scroll")
         first = screen.query(SnippetView).first()
         scroll.scroll_to(y=first.virtual_region.y, animate=False)
